@@ -1,0 +1,52 @@
+package io.proofline.cli;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The command-line interface: {@code java -jar proofline.jar <command> ...}. Commands run on the core
+ * packages alone; no Spring context is started.
+ *
+ * <p>Exit codes: 0 success, 1 a negative answer (e.g. an invalid proof), 2 bad usage or malformed input,
+ * 3 a required resource (e.g. a GPU) is unavailable.
+ */
+public final class Cli {
+
+    /** One CLI command. */
+    public interface Command {
+        String usage();
+
+        int run(String[] args, PrintStream out, PrintStream err) throws Exception;
+    }
+
+    private static final Map<String, Command> COMMANDS = new TreeMap<>();
+
+    static {
+    }
+
+    private Cli() {
+    }
+
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        Command command = COMMANDS.get(args[0]);
+        if (command == null) {
+            err.println("unknown command '" + args[0] + "'. Commands: serve (default), " + String.join(", ", COMMANDS.keySet()));
+            for (Command c : COMMANDS.values()) {
+                err.println("  " + c.usage());
+            }
+            return 2;
+        }
+        try {
+            return command.run(Arrays.copyOfRange(args, 1, args.length), out, err);
+        } catch (UsageException e) {
+            err.println(e.getMessage());
+            err.println("usage: " + command.usage());
+            return 2;
+        } catch (Exception e) {
+            err.println(args[0] + ": " + e.getMessage());
+            return 2;
+        }
+    }
+}
