@@ -2,6 +2,7 @@ package io.proofline.witness;
 
 import com.dylibso.chicory.compiler.InterpreterFallback;
 import com.dylibso.chicory.compiler.MachineFactoryCompiler;
+import com.dylibso.chicory.runtime.ChicoryInterruptedException;
 import com.dylibso.chicory.runtime.Instance;
 import com.dylibso.chicory.runtime.Machine;
 import com.dylibso.chicory.wasm.Parser;
@@ -136,7 +137,8 @@ public final class CircomWitnessCalculator {
      * Computes the witness for {@code input}.
      *
      * @throws WitnessException with circom's message when an input signal is unknown or has the wrong
-     *                          number of values, inputs are missing, or the circuit fails (e.g. an {@code assert})
+     *                          number of values, inputs are missing, or the circuit fails (e.g. an {@code assert});
+     *                          with {@link Reason#INTERRUPTED} when the thread is interrupted (cancellation)
      */
     public Witness calculate(WitnessInput input) {
         CircomRuntimeImports runtime = new CircomRuntimeImports(options.logSink());
@@ -213,6 +215,11 @@ public final class CircomWitnessCalculator {
         } catch (WitnessException e) {
             throw e;
         } catch (RuntimeException | StackOverflowError e) {
+            if (hasCause(e, ChicoryInterruptedException.class)) {
+                // Chicory polls the interrupt flag in loops and calls, and leaves it set for the caller.
+                throw new WitnessException(Reason.INTERRUPTED, "witness computation interrupted while " + step,
+                        -1, runtime.log(), e);
+            }
             CircomAbort abort = findAbort(e);
             String details = runtime.errors().isEmpty() ? "" : " " + runtime.errors().replace('\n', ' ');
             if (abort != null) {
@@ -228,6 +235,15 @@ public final class CircomWitnessCalculator {
             throw new WitnessException(Reason.RUNTIME_TRAP, "the witness calculator trapped while " + step + ": "
                     + e + details, -1, runtime.log(), e);
         }
+    }
+
+    private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static CircomAbort findAbort(Throwable e) {

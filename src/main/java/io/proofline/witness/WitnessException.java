@@ -19,7 +19,9 @@ public final class WitnessException extends RuntimeException {
         /** The circuit rejected the input: a failed {@code assert}, or another error circom reports. */
         CIRCUIT_ERROR,
         /** The WebAssembly code trapped (out of memory, unreachable, stack overflow). */
-        RUNTIME_TRAP
+        RUNTIME_TRAP,
+        /** The computing thread was interrupted (a cancelled job); its interrupt flag stays set. */
+        INTERRUPTED
     }
 
     private final Reason reason;

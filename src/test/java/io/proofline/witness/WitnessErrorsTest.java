@@ -44,6 +44,21 @@ class WitnessErrorsTest {
                 .containsExactlyElementsOf(ASSERT.expectedWitness());
     }
 
+    @ParameterizedTest
+    @EnumSource(ExecutionMode.class)
+    void interruptingTheThreadCancelsTheComputation(ExecutionMode mode) {
+        var calculator = CircomWitnessCalculator.load(ARRAYS.wasm(), CalculatorOptions.defaults().withMode(mode));
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(() -> calculator.calculate(WitnessInput.readJson(ARRAYS.input())))
+                    .isInstanceOf(WitnessException.class)
+                    .extracting(e -> ((WitnessException) e).reason()).isEqualTo(Reason.INTERRUPTED);
+            assertThat(Thread.currentThread().isInterrupted()).as("interrupt flag kept").isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
     @Test
     void unknownSignalIsNamed() {
         var calculator = CircomWitnessCalculator.load(ASSERT.wasm());
