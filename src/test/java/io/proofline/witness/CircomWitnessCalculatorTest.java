@@ -11,7 +11,9 @@ import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -73,7 +75,7 @@ class CircomWitnessCalculatorTest {
         Witness witness = CircomWitnessCalculator.load(fixture.wasm()).calculate(WitnessInput.readJson(fixture.input()));
 
         byte[] wtns = fixture.wtns();
-        byte[] section2 = java.util.Arrays.copyOfRange(wtns, wtns.length - witness.size() * 32, wtns.length);
+        byte[] section2 = Arrays.copyOfRange(wtns, wtns.length - witness.size() * 32, wtns.length);
         assertThat(witness.toLittleEndianBytes()).isEqualTo(section2);
     }
 
@@ -120,7 +122,7 @@ class CircomWitnessCalculatorTest {
     @Test
     void calculatesFromAPlainMap() {
         WitnessFixture fixture = WitnessFixture.named("assert-bn128");
-        Witness witness = CircomWitnessCalculator.load(fixture.wasm()).calculate(java.util.Map.of("x", 4, "y", "-2"));
+        Witness witness = CircomWitnessCalculator.load(fixture.wasm()).calculate(Map.of("x", 4, "y", "-2"));
 
         // z = x·y = -8 mod r
         assertThat(witness.get(1)).isEqualTo(BN128_R.subtract(BigInteger.valueOf(8)));

@@ -6,6 +6,7 @@ import com.dylibso.chicory.runtime.HostFunction;
 import com.dylibso.chicory.runtime.ImportMemory;
 import com.dylibso.chicory.runtime.ImportValues;
 import com.dylibso.chicory.runtime.Instance;
+import com.dylibso.chicory.runtime.WasmFunctionHandle;
 import com.dylibso.chicory.wasm.WasmModule;
 import com.dylibso.chicory.wasm.types.FunctionImport;
 import com.dylibso.chicory.wasm.types.Import;
@@ -84,7 +85,7 @@ public final class CircomRuntimeImports {
         return builder.build();
     }
 
-    private com.dylibso.chicory.runtime.WasmFunctionHandle handler(String name) {
+    private WasmFunctionHandle handler(String name) {
         return switch (name) {
             case "exceptionHandler" -> (instance, args) -> {
                 throw new CircomAbort((int) args[0]);
