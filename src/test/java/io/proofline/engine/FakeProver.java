@@ -2,6 +2,8 @@ package io.proofline.engine;
 
 import java.lang.foreign.ValueLayout;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -32,6 +34,7 @@ final class FakeProver implements PartitionProver<FakeProver.Synthesized, FakePr
     volatile long extraAbcBytes;
     final List<String> synthesisOrder = new CopyOnWriteArrayList<>();
     final List<String> deviceMismatches = new CopyOnWriteArrayList<>();
+    private final Map<ProofOutput, PartitionWork> provedWork = new ConcurrentHashMap<>();
 
     static String name(PartitionWork work) {
         return work.job() + "#" + work.partition();
@@ -75,12 +78,14 @@ final class FakeProver implements PartitionProver<FakeProver.Synthesized, FakePr
             throw new IllegalStateException("pending buffer freed before finish");
         }
         onProveFinish.at(p.work(), device);
-        return new ProofOutput("{\"proof\":\"" + name(p.work()) + "\"}", "[\"" + p.work().partition() + "\"]");
+        ProofOutput proof = new ProofOutput("{\"proof\":\"" + name(p.work()) + "\"}", "[\"" + p.work().partition() + "\"]");
+        provedWork.put(proof, p.work());
+        return proof;
     }
 
     @Override
     public boolean verify(CircuitRef circuit, ProofOutput proof) throws Exception {
-        onVerify.at(null, null);
+        onVerify.at(provedWork.remove(proof), null);
         return proofsValid;
     }
 }

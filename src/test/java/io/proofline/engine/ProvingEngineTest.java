@@ -70,9 +70,12 @@ class ProvingEngineTest {
         f.prover.onProveStart = (work, device) -> proving.pass();
         JobId id = f.engine.submit(job(10));
         proving.awaitArrivals(1);
-        eventually("budget full", () -> f.budget.reserved() == fit * PARTITION_BYTES);
+        eventually("budget full and the rest queued", () -> {
+            PipelineSnapshot s = f.engine.snapshot();
+            return s.budget().reservedBytes() == fit * PARTITION_BYTES && s.queues().queued() == 10 - fit;
+        });
         PipelineSnapshot stalled = f.engine.snapshot();
-        assertEquals(10 - fit, stalled.queues().queued(), stalled::toLogLine);
+        assertEquals(fit, stalled.count(BufferClass.WITNESS), stalled::toLogLine);
         assertTrue(stalled.count(BufferClass.ABC) <= fit);
         proving.open();
         assertEquals(JobState.DONE, f.await(id).state());

@@ -66,6 +66,10 @@ final class ProvingStage<S, P> {
                 return;
             }
             partition.abcDone();
+            if (partition.cancelRequested()) {
+                lifecycle.finish(partition, Stage.CANCELLED, null);
+                return;
+            }
             partition.moveTo(Stage.FINALIZING);
             tracker.event(partition + " proved start");
             finalizers.start(partition);
