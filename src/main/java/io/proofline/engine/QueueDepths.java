@@ -3,7 +3,8 @@ package io.proofline.engine;
 /**
  * How many partitions are in each active stage, and the limits of the two queues.
  *
- * @param queued          waiting in the priority queue
+ * @param queued          admitted and not yet synthesizing (in the priority queue, or dispatched to a
+ *                        synthesis worker that has not started)
  * @param queueCapacity   how many partitions the queue admits
  * @param synthesizing    being synthesized
  * @param awaitingGpu     synthesized and waiting in the hand-off (or for a device)

@@ -28,7 +28,12 @@ final class EngineFixture implements AutoCloseable {
     final List<String> violations = new CopyOnWriteArrayList<>();
 
     EngineFixture(int partitionsInBudget, UnaryOperator<EngineConfig.Builder> settings, String... deviceIds) {
-        this.budget = new MemoryBudget(partitionsInBudget * PARTITION_BYTES);
+        this(partitionsInBudget, settings, KeyEvictor.NONE, null, deviceIds);
+    }
+
+    EngineFixture(int partitionsInBudget, UnaryOperator<EngineConfig.Builder> settings, KeyEvictor evictor,
+                  MemoryBudget sharedBudget, String... deviceIds) {
+        this.budget = sharedBudget != null ? sharedBudget : new MemoryBudget(partitionsInBudget * PARTITION_BYTES);
         EngineConfig config = settings.apply(EngineConfig.builder()
                 .budgetBytes(budget.total())
                 .synthesisWorkers(2)
@@ -40,7 +45,8 @@ final class EngineFixture implements AutoCloseable {
         for (String id : deviceIds.length == 0 ? new String[] {"cpu"} : deviceIds) {
             devices.add(new TestDevice(id));
         }
-        this.engine = ProvingEngine.builder(config, prover).devices(devices).budget(budget).tracker(tracker).start();
+        this.engine = ProvingEngine.builder(config, prover).devices(devices).budget(budget).tracker(tracker)
+                .keyEvictor(evictor).start();
     }
 
     static JobRequest job(int partitions) {

@@ -271,9 +271,11 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
     private void stopThreads() throws InterruptedException {
         proving.stop();
         timers.shutdownNow();
-        synthesisPool.shutdownNow();
         provingPool.shutdownNow();
-        finalizerPool.shutdownNow();
+        // Stage tasks that never started hold partitions that are cancelled by now: running them here ends
+        // them (they see the cancellation first thing) instead of dropping them with their memory.
+        synthesisPool.shutdownNow().forEach(Runnable::run);
+        finalizerPool.shutdownNow().forEach(Runnable::run);
         for (ExecutorService pool : List.of(synthesisPool, provingPool, finalizerPool, timers)) {
             pool.awaitTermination(POOL_STOP.toMillis(), TimeUnit.MILLISECONDS);
         }
