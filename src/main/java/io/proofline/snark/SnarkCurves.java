@@ -1,0 +1,56 @@
+package io.proofline.snark;
+
+import io.proofline.algebra.bls12381.Bls12381;
+import io.proofline.algebra.bn254.Bn254;
+
+import java.math.BigInteger;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The registry of curves the snark layer supports. Files name their curve either by snarkjs's name (JSON) or by
+ * their primes (binary headers); both lookups answer {@link Optional#empty()} for anything unknown so the caller can
+ * say which file declared what.
+ */
+public final class SnarkCurves {
+
+    /**
+     * BN254, snarkjs's {@code bn128}. G1: y² = x³ + 3. G2 (D-type twist): y² = x³ + 3/(9 + u), where
+     * 3/(9+u) = 19485874751759354771024239261021720505790618469301721065564631296452457478373
+     *         + 266929791119991161246907387137283842545076965332900288569378510910307636690·u
+     * (the constant of EIP-197 and of every BN254 library).
+     */
+    public static final SnarkCurve BN128 = new SnarkCurve("bn128", Bn254.FQ, Bn254.FR, BigInteger.valueOf(3),
+            new BigInteger("19485874751759354771024239261021720505790618469301721065564631296452457478373"),
+            new BigInteger("266929791119991161246907387137283842545076965332900288569378510910307636690"));
+
+    /** BLS12-381, snarkjs's {@code bls12381}. G1: y² = x³ + 4. G2 (M-type twist): y² = x³ + 4(1 + u). */
+    public static final SnarkCurve BLS12381 = new SnarkCurve("bls12381", Bls12381.FQ, Bls12381.FR,
+            BigInteger.valueOf(4), BigInteger.valueOf(4), BigInteger.valueOf(4));
+
+    private static final List<SnarkCurve> ALL = List.of(BN128, BLS12381);
+
+    private SnarkCurves() {
+    }
+
+    public static List<SnarkCurve> all() {
+        return ALL;
+    }
+
+    /** The curve snarkjs calls {@code name} ({@code bn128}, {@code bls12381}). */
+    public static Optional<SnarkCurve> byName(String name) {
+        return ALL.stream().filter(c -> c.name().equals(name)).findFirst();
+    }
+
+    /** The curve whose base field is 𝔽q and scalar field 𝔽r (a {@code .zkey} header names both). */
+    public static Optional<SnarkCurve> byPrimes(BigInteger q, BigInteger r) {
+        return ALL.stream()
+                .filter(c -> c.fq().modulus().equals(q) && c.fr().modulus().equals(r))
+                .findFirst();
+    }
+
+    /** The curve whose scalar field is 𝔽r ({@code .wtns} and {@code .r1cs} headers name only r). */
+    public static Optional<SnarkCurve> byScalarPrime(BigInteger r) {
+        return ALL.stream().filter(c -> c.fr().modulus().equals(r)).findFirst();
+    }
+}
