@@ -49,6 +49,23 @@ final class PointValidation {
         return new G2Checker().problem(seg, off);
     }
 
+    /** The problem with the G1 point in {@code p[off..]} (Montgomery limbs), or {@code null} when it is valid. */
+    String g1Problem(long[] p, int off) {
+        return new G1Checker().problem(MemorySegment.ofArray(toBytes(p, off, 2 * limbs)), 0);
+    }
+
+    /** The problem with the G2 point in {@code p[off..]} (Montgomery limbs), or {@code null} when it is valid. */
+    String g2Problem(long[] p, int off) {
+        return new G2Checker().problem(MemorySegment.ofArray(toBytes(p, off, 4 * limbs)), 0);
+    }
+
+    private static byte[] toBytes(long[] p, int off, int n) {
+        byte[] b = new byte[8 * n];
+        MemorySegment s = MemorySegment.ofArray(b);
+        SegmentLimbs.write(p, off, n, s, 0);
+        return b;
+    }
+
     /** Throws naming {@code what} and the index of the first bad point of a section of {@code count} points. */
     void requireValid(MemorySegment seg, long count, boolean g2, String file, int section, String what)
             throws FormatException {
