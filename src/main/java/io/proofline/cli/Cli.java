@@ -25,6 +25,7 @@ public final class Cli {
 
     static {
         register("dev-circuit", new DevCircuitCommand());
+        register("prove", new ProveCommand());
     }
 
     private static void register(String name, Command command) {
