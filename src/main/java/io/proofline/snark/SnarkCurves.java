@@ -1,7 +1,7 @@
 package io.proofline.snark;
 
-import io.proofline.algebra.bls12381.Bls12381;
-import io.proofline.algebra.bn254.Bn254;
+import io.proofline.algebra.bls12381.Bls12381Curves;
+import io.proofline.algebra.bn254.Bn254Curves;
 
 import java.math.BigInteger;
 import java.util.List;
@@ -14,19 +14,11 @@ import java.util.Optional;
  */
 public final class SnarkCurves {
 
-    /**
-     * BN254, snarkjs's {@code bn128}. G1: y² = x³ + 3. G2 (D-type twist): y² = x³ + 3/(9 + u), where
-     * 3/(9+u) = 19485874751759354771024239261021720505790618469301721065564631296452457478373
-     *         + 266929791119991161246907387137283842545076965332900288569378510910307636690·u
-     * (the constant of EIP-197 and of every BN254 library).
-     */
-    public static final SnarkCurve BN128 = new SnarkCurve("bn128", Bn254.FQ, Bn254.FR, BigInteger.valueOf(3),
-            new BigInteger("19485874751759354771024239261021720505790618469301721065564631296452457478373"),
-            new BigInteger("266929791119991161246907387137283842545076965332900288569378510910307636690"));
+    /** BN254, snarkjs's {@code bn128}. */
+    public static final SnarkCurve BN128 = new SnarkCurve("bn128", Bn254Curves.G1, Bn254Curves.G2);
 
-    /** BLS12-381, snarkjs's {@code bls12381}. G1: y² = x³ + 4. G2 (M-type twist): y² = x³ + 4(1 + u). */
-    public static final SnarkCurve BLS12381 = new SnarkCurve("bls12381", Bls12381.FQ, Bls12381.FR,
-            BigInteger.valueOf(4), BigInteger.valueOf(4), BigInteger.valueOf(4));
+    /** BLS12-381, snarkjs's {@code bls12381}. */
+    public static final SnarkCurve BLS12381 = new SnarkCurve("bls12381", Bls12381Curves.G1, Bls12381Curves.G2);
 
     private static final List<SnarkCurve> ALL = List.of(BN128, BLS12381);
 
