@@ -1,6 +1,7 @@
 package io.proofline.snark.format;
 
 import io.proofline.algebra.field.PrimeField;
+import io.proofline.algebra.tower.Fq12;
 import io.proofline.snark.SnarkCurve;
 import io.proofline.snark.VerifyingKey;
 import tools.jackson.databind.JsonNode;
@@ -14,7 +15,8 @@ import java.nio.file.Path;
  * snarkjs's Groth16 {@code verification_key.json}: {@code protocol, curve, nPublic, vk_alpha_1, vk_beta_2,
  * vk_gamma_2, vk_delta_2, vk_alphabeta_12, IC}. {@code vk_alphabeta_12} is the pairing e([α]₁, [β]₂) ∈ 𝔽q¹²,
  * printed as {@code [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]]} of 𝔽q² pairs (𝔽q¹² = 𝔽q⁶[w]/(w² − v),
- * 𝔽q⁶ = 𝔽q²[v]/(v³ − ξ)); it is only written (the verifier recomputes what it needs from α and β).
+ * 𝔽q⁶ = 𝔽q²[v]/(v³ − ξ)) in snarkjs's normalisation of the pairing (see {@link SnarkCurve#snarkjsGtExponent()});
+ * it is only written (the verifier recomputes what it needs from α and β).
  */
 public final class VerificationKeyJson {
 
@@ -64,8 +66,9 @@ public final class VerificationKeyJson {
     /**
      * The JSON tree snarkjs writes for {@code vk}.
      *
-     * @param alphaBeta e([α]₁, [β]₂) as 12 𝔽q elements in Montgomery limbs, in the order c0.c0.c0, c0.c0.c1,
-     *                  c0.c1.c0, … (tower order, real part first)
+     * @param alphaBeta the reduced pairing e([α]₁, [β]₂) (as {@code Pairing} and {@code PreparedVerifyingKey}
+     *                  compute it), 12 𝔽q elements in Montgomery limbs in tower order; it is raised to
+     *                  {@link SnarkCurve#snarkjsGtExponent()} here, to print the value snarkjs prints
      */
     public static ObjectNode toJson(VerifyingKey vk, long[] alphaBeta) {
         SnarkCurve curve = vk.curve();
@@ -77,7 +80,7 @@ public final class VerificationKeyJson {
         o.set("vk_beta_2", SnarkjsJson.g2Node(curve, vk.beta2(), 0));
         o.set("vk_gamma_2", SnarkjsJson.g2Node(curve, vk.gamma2(), 0));
         o.set("vk_delta_2", SnarkjsJson.g2Node(curve, vk.delta2(), 0));
-        o.set("vk_alphabeta_12", fq12Node(curve.fq(), alphaBeta));
+        o.set("vk_alphabeta_12", fq12Node(curve.fq(), snarkjsGt(curve, alphaBeta)));
         ArrayNode ic = SnarkjsJson.NODES.arrayNode();
         long[] points = vk.ic();
         for (int i = 0; i <= vk.nPublic(); i++) {
@@ -85,6 +88,28 @@ public final class VerificationKeyJson {
         }
         o.set("IC", ic);
         return o;
+    }
+
+    /** {@link #toJson(VerifyingKey, long[])} with e([α]₁, [β]₂) computed here (one pairing). */
+    public static ObjectNode toJson(VerifyingKey vk) {
+        return toJson(vk, vk.curve().newPairing().pair(vk.alpha1(), 0, vk.beta2(), 0));
+    }
+
+    /** snarkjs's value of e: ours to the curve's {@link SnarkCurve#snarkjsGtExponent()}. */
+    private static long[] snarkjsGt(SnarkCurve curve, long[] reduced) {
+        Fq12 f12 = new Fq12(curve.pairingCurve().tower());
+        long[] r = new long[reduced.length];
+        f12.pow(reduced, 0, curve.snarkjsGtExponent(), r, 0);
+        return r;
+    }
+
+    /** The file's text exactly as {@code snarkjs zkey export verificationkey} writes it. */
+    public static String toString(VerifyingKey vk) {
+        return SnarkjsJson.stringify(toJson(vk));
+    }
+
+    public static void write(VerifyingKey vk, Path path) throws IOException {
+        SnarkjsJson.write(toJson(vk), path);
     }
 
     public static String toString(VerifyingKey vk, long[] alphaBeta) {
