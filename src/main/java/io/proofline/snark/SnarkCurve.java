@@ -1,6 +1,9 @@
 package io.proofline.snark;
 
+import io.proofline.algebra.curve.CurveGroup;
 import io.proofline.algebra.field.PrimeField;
+import io.proofline.algebra.pairing.Pairing;
+import io.proofline.algebra.pairing.PairingCurve;
 
 import java.math.BigInteger;
 import java.util.Objects;
@@ -8,26 +11,30 @@ import java.util.Objects;
 /**
  * A pairing-friendly curve as the snark layer sees it: the name snarkjs gives it in its JSON files ({@code bn128},
  * {@code bls12381}), the base field 𝔽q that point coordinates live in and the scalar field 𝔽r of witnesses and
- * exponents. Instances are found through {@link SnarkCurves}, by name or by the primes a file header declares.
- *
- * <p>{@code g1B} and {@code g2B} are the Weierstrass coefficients {@code b} of E: y² = x³ + b over 𝔽q and of the
- * sextic twist E': y² = x³ + b' over 𝔽q² = 𝔽q[u]/(u² + 1), both as canonical integers ({@code g2B} as
- * {@code {c0, c1}}, b' = c0 + c1·u). They are what the point validation of a loaded key needs.
+ * exponents, the groups G1 ⊂ E(𝔽q) and G2 ⊂ E'(𝔽q²), and the pairing e: G1 × G2 → 𝔽q¹². Instances are found through {@link SnarkCurves}, by
+ * name or by the primes a file header declares.
  */
 public final class SnarkCurve {
 
     private final String name;
     private final PrimeField fq;
     private final PrimeField fr;
-    private final BigInteger g1B;
-    private final BigInteger[] g2B;
+    private final CurveGroup g1;
+    private final CurveGroup g2;
+    private final PairingCurve pairing;
+    private final BigInteger snarkjsGtExponent;
 
-    SnarkCurve(String name, PrimeField fq, PrimeField fr, BigInteger g1B, BigInteger g2BC0, BigInteger g2BC1) {
+    SnarkCurve(String name, CurveGroup g1, CurveGroup g2, PairingCurve pairing, BigInteger snarkjsGtExponent) {
         this.name = Objects.requireNonNull(name);
-        this.fq = Objects.requireNonNull(fq);
-        this.fr = Objects.requireNonNull(fr);
-        this.g1B = g1B;
-        this.g2B = new BigInteger[] {g2BC0, g2BC1};
+        this.g1 = Objects.requireNonNull(g1);
+        this.g2 = Objects.requireNonNull(g2);
+        this.pairing = Objects.requireNonNull(pairing);
+        this.snarkjsGtExponent = Objects.requireNonNull(snarkjsGtExponent);
+        this.fq = g1.baseField();
+        this.fr = g1.scalarField();
+        if (g2.baseField() != fq || g2.scalarField() != fr) {
+            throw new IllegalArgumentException(name + ": G1 and G2 over different fields");
+        }
     }
 
     /** snarkjs's name of the curve: the {@code "curve"} value of its JSON files. */
@@ -45,14 +52,34 @@ public final class SnarkCurve {
         return fr;
     }
 
-    /** {@code b} of the G1 curve equation y² = x³ + b. */
-    public BigInteger g1B() {
-        return g1B;
+    /** G1 ⊂ E(𝔽q), order r. */
+    public CurveGroup g1() {
+        return g1;
     }
 
-    /** {@code b'} of the G2 twist equation, as {@code {c0, c1}}. */
-    public BigInteger[] g2B() {
-        return g2B.clone();
+    /** G2 ⊂ E'(𝔽q²), order r. */
+    public CurveGroup g2() {
+        return g2;
+    }
+
+    /** The optimal ate pairing's constants. */
+    public PairingCurve pairingCurve() {
+        return pairing;
+    }
+
+    /** A new pairing engine: it has scratch, so one per thread. */
+    public Pairing newPairing() {
+        return new Pairing(pairing);
+    }
+
+    /**
+     * The power k such that snarkjs's pairing value is {@code e(P, Q)^k} of the reduced pairing {@code e} that
+     * {@link #newPairing()} computes. ffjavascript's final exponentiations use addition chains that raise to a fixed
+     * multiple of (q¹² − 1)/r (both are bilinear and non-degenerate, so proofs verify the same); the value only shows
+     * in {@code vk_alphabeta_12}, which must match snarkjs's to the digit.
+     */
+    public BigInteger snarkjsGtExponent() {
+        return snarkjsGtExponent;
     }
 
     /** Bytes of an affine G1 point in snarkjs's encoding: x‖y. */

@@ -1,7 +1,8 @@
 package io.proofline.snark.format;
 
-import io.proofline.algebra.field.PrimeField;
-import io.proofline.algebra.field.QuadraticField;
+import io.proofline.algebra.curve.CurveGroup;
+import io.proofline.algebra.curve.CurveOps;
+import io.proofline.algebra.curve.InvalidPointException;
 import io.proofline.snark.SegmentLimbs;
 import io.proofline.snark.SnarkCurve;
 
@@ -9,70 +10,47 @@ import java.lang.foreign.MemorySegment;
 import java.util.stream.LongStream;
 
 /**
- * Checks the affine points of a loaded key, once, when it is loaded: every coordinate reduced below q and every
- * point on its curve (E: y² = x³ + b for G1, the twist E': y² = x³ + b' over 𝔽q² for G2), the point at infinity
- * (all zeros) accepted. Large sections are checked in parallel chunks; the first bad point (lowest index) is
- * reported.
- *
- * <p>Cost: per point one 𝔽q (G1) or 𝔽q² (G2) squaring and cube, about 4 multiplications.
+ * Checks affine points once, when they are loaded: every coordinate reduced below q, every point on its curve and
+ * in the order-r subgroup ({@link CurveOps#check}: the curves' endomorphism tests, free on BN254 G1), the point at
+ * infinity (all zeros) accepted. Large sections are checked in parallel chunks, one {@link CurveOps} (it has
+ * scratch) per chunk; the first bad point (lowest index) is reported.
  */
 final class PointValidation {
 
     /** Points per parallel task: large enough to amortise the task, small enough to spread 2^20 points. */
-    private static final int CHUNK = 1 << 12;
+    private static final int CHUNK = 1 << 11;
 
     private final SnarkCurve curve;
-    private final PrimeField fq;
-    private final int limbs;
     private final long[] modulus;
-    private final long[] b1;
-    private final long[] b2;
 
     PointValidation(SnarkCurve curve) {
         this.curve = curve;
-        this.fq = curve.fq();
-        this.limbs = fq.limbs();
-        this.modulus = fq.modulusLimbs();
-        this.b1 = fq.fromBigInteger(curve.g1B());
-        this.b2 = new long[2 * limbs];
-        fq.fromBigInteger(curve.g2B()[0], b2, 0);
-        fq.fromBigInteger(curve.g2B()[1], b2, limbs);
-    }
-
-    /** The problem with G1 point at {@code off}, or {@code null} when it is valid. Allocates: not for hot loops. */
-    String g1Problem(MemorySegment seg, long off) {
-        return new G1Checker().problem(seg, off);
-    }
-
-    /** The problem with G2 point at {@code off}, or {@code null} when it is valid. */
-    String g2Problem(MemorySegment seg, long off) {
-        return new G2Checker().problem(seg, off);
+        this.modulus = curve.fq().modulusLimbs();
     }
 
     /** The problem with the G1 point in {@code p[off..]} (Montgomery limbs), or {@code null} when it is valid. */
     String g1Problem(long[] p, int off) {
-        return new G1Checker().problem(MemorySegment.ofArray(toBytes(p, off, 2 * limbs)), 0);
+        return new Checker(curve.g1()).problem(p, off);
     }
 
     /** The problem with the G2 point in {@code p[off..]} (Montgomery limbs), or {@code null} when it is valid. */
     String g2Problem(long[] p, int off) {
-        return new G2Checker().problem(MemorySegment.ofArray(toBytes(p, off, 4 * limbs)), 0);
+        return new Checker(curve.g2()).problem(p, off);
     }
 
-    private static byte[] toBytes(long[] p, int off, int n) {
-        byte[] b = new byte[8 * n];
-        MemorySegment s = MemorySegment.ofArray(b);
-        SegmentLimbs.write(p, off, n, s, 0);
-        return b;
+    /** The problem with the point at byte {@code off} of {@code seg}, or {@code null}. */
+    String problem(MemorySegment seg, long off, boolean g2) {
+        return new Checker(g2 ? curve.g2() : curve.g1()).problem(seg, off);
     }
 
     /** Throws naming {@code what} and the index of the first bad point of a section of {@code count} points. */
     void requireValid(MemorySegment seg, long count, boolean g2, String file, int section, String what)
             throws FormatException {
-        long pointBytes = g2 ? curve.g2Bytes() : curve.g1Bytes();
+        CurveGroup group = g2 ? curve.g2() : curve.g1();
+        long pointBytes = group.affineBytes();
         long chunks = (count + CHUNK - 1) / CHUNK;
         long firstBad = LongStream.range(0, chunks).parallel().map(chunk -> {
-            Checker checker = g2 ? new G2Checker() : new G1Checker();
+            Checker checker = new Checker(group);
             long end = Math.min(count, (chunk + 1) * CHUNK);
             for (long i = chunk * CHUNK; i < end; i++) {
                 if (checker.problem(seg, i * pointBytes) != null) {
@@ -82,70 +60,68 @@ final class PointValidation {
             return Long.MAX_VALUE;
         }).min().orElse(Long.MAX_VALUE);
         if (firstBad != Long.MAX_VALUE) {
-            String problem = g2 ? g2Problem(seg, firstBad * pointBytes) : g1Problem(seg, firstBad * pointBytes);
             throw new FormatException(file, "section " + section + " (" + what + "): point " + firstBad + " "
-                    + problem);
+                    + problem(seg, firstBad * pointBytes, g2));
         }
     }
 
-    private interface Checker {
-        String problem(MemorySegment seg, long off);
-    }
+    /** One thread's checker: the curve arithmetic and a scratch point. */
+    private final class Checker {
+        private final CurveGroup group;
+        private final CurveOps ops;
+        private final long[] point;
 
-    /** Per-thread scratch for G1: x, y, lhs, rhs. */
-    private final class G1Checker implements Checker {
-        private final long[] t = new long[4 * limbs];
-
-        @Override
-        public String problem(MemorySegment seg, long off) {
-            if (SegmentLimbs.allZero(seg, off, 16L * limbs)) {
-                return null;
-            }
-            for (int k = 0; k < 2; k++) {
-                if (!SegmentLimbs.lessThan(seg, off + 8L * k * limbs, modulus)) {
-                    return (k == 0 ? "x" : "y") + " coordinate is not reduced (≥ q)";
-                }
-            }
-            int x = 0;
-            int y = limbs;
-            int lhs = 2 * limbs;
-            int rhs = 3 * limbs;
-            SegmentLimbs.read(seg, off, 2 * limbs, t, 0);
-            fq.sqr(t, y, t, lhs);
-            fq.sqr(t, x, t, rhs);
-            fq.mul(t, rhs, t, x, t, rhs);
-            fq.add(t, rhs, b1, 0, t, rhs);
-            return fq.equal(t, lhs, t, rhs) ? null : "is not on the curve";
+        Checker(CurveGroup group) {
+            this.group = group;
+            this.ops = group.newOps();
+            this.point = new long[group.affineWidth()];
         }
-    }
 
-    /** Per-thread scratch for G2 (the 𝔽q² arithmetic has its own scratch, hence one per thread). */
-    private final class G2Checker implements Checker {
-        private final QuadraticField fq2 = new QuadraticField(fq);
-        private final long[] t = new long[8 * limbs];
-
-        @Override
-        public String problem(MemorySegment seg, long off) {
-            if (SegmentLimbs.allZero(seg, off, 32L * limbs)) {
-                return null;
-            }
-            String[] names = {"x.c0", "x.c1", "y.c0", "y.c1"};
-            for (int k = 0; k < 4; k++) {
-                if (!SegmentLimbs.lessThan(seg, off + 8L * k * limbs, modulus)) {
-                    return names[k] + " coordinate is not reduced (≥ q)";
+        String problem(MemorySegment seg, long off) {
+            int coordinates = point.length / modulus.length;
+            for (int k = 0; k < coordinates; k++) {
+                if (!SegmentLimbs.lessThan(seg, off + 8L * k * modulus.length, modulus)) {
+                    return coordinateName(k) + " coordinate is not reduced (≥ q)";
                 }
             }
-            int w = 2 * limbs;
-            int x = 0;
-            int y = w;
-            int lhs = 2 * w;
-            int rhs = 3 * w;
-            SegmentLimbs.read(seg, off, 4 * limbs, t, 0);
-            fq2.sqr(t, y, t, lhs);
-            fq2.sqr(t, x, t, rhs);
-            fq2.mul(t, rhs, t, x, t, rhs);
-            fq2.add(t, rhs, b2, 0, t, rhs);
-            return fq2.equal(t, lhs, t, rhs) ? null : "is not on the twist curve";
+            SegmentLimbs.read(seg, off, point.length, point, 0);
+            return curveProblem();
+        }
+
+        String problem(long[] p, int off) {
+            int coordinates = point.length / modulus.length;
+            for (int k = 0; k < coordinates; k++) {
+                if (!lessThan(p, off + k * modulus.length)) {
+                    return coordinateName(k) + " coordinate is not reduced (≥ q)";
+                }
+            }
+            System.arraycopy(p, off, point, 0, point.length);
+            return curveProblem();
+        }
+
+        private String curveProblem() {
+            InvalidPointException.Reason reason = ops.check(point, 0, true);
+            if (reason == null) {
+                return null;
+            }
+            return switch (reason) {
+                case NOT_ON_CURVE -> "is not on the curve of " + group.name();
+                case NOT_IN_SUBGROUP -> "is on the curve but not in the prime-order subgroup of " + group.name();
+                default -> "is invalid (" + reason + ")";
+            };
+        }
+
+        private boolean lessThan(long[] p, int off) {
+            for (int i = modulus.length - 1; i >= 0; i--) {
+                if (p[off + i] != modulus[i]) {
+                    return Long.compareUnsigned(p[off + i], modulus[i]) < 0;
+                }
+            }
+            return false;
+        }
+
+        private String coordinateName(int k) {
+            return group.overFp2() ? new String[] {"x.c0", "x.c1", "y.c0", "y.c1"}[k] : (k == 0 ? "x" : "y");
         }
     }
 }

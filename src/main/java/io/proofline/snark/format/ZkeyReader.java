@@ -20,7 +20,7 @@ import java.util.stream.IntStream;
  * <p>Sections: 1 protocol (1 = Groth16); 2 header {@code n8q, q, n8r, r, nVars, nPublic, domainSize, [α]₁, [β]₁,
  * [β]₂, [γ]₂, [δ]₁, [δ]₂}; 3 IC; 4 coefficients; 5 A; 6 B1; 7 B2; 8 C; 9 H; 10 contributions (kept raw, not
  * interpreted). Every size is checked against the header and the file before use, every coefficient record
- * against the shape, and every point once (coordinates reduced, on the curve) — so later stages can trust the key.
+ * against the shape, and every point once (coordinates reduced, on the curve, in the subgroup) — so later stages can trust the key.
  */
 public final class ZkeyReader {
 
@@ -152,7 +152,7 @@ public final class ZkeyReader {
         if (SegmentLimbs.allZero(s, 0, bytes)) {
             throw header.problem(what + " is the point at infinity");
         }
-        String problem = g2 ? points.g2Problem(s, 0) : points.g1Problem(s, 0);
+        String problem = points.problem(s, 0, g2);
         if (problem != null) {
             throw header.problem(what + " " + problem);
         }
