@@ -2,6 +2,8 @@ package io.proofline.cli;
 
 import io.proofline.snark.SnarkCurve;
 import io.proofline.snark.SnarkCurves;
+import io.proofline.snark.VerifyingKey;
+import io.proofline.snark.format.VerificationKeyJson;
 import io.proofline.snark.format.WtnsWriter;
 import io.proofline.snark.format.ZkeyWriter;
 import io.proofline.snark.setup.DevSetup;
@@ -48,7 +50,7 @@ final class DevCircuitCommand implements Cli.Command {
             long setupMs = (System.nanoTime() - start) / 1_000_000;
             ZkeyWriter.write(r.key(), dir.resolve("circuit.zkey"));
             WtnsWriter.write(r.witness(), dir.resolve("witness.wtns"));
-            VerificationKeyFiles.write(r.key(), dir.resolve("verification_key.json"));
+            VerificationKeyJson.write(VerifyingKey.of(r.key()), dir.resolve("verification_key.json"));
             out.printf("%s: %d constraints, %d variables, %d public, domain 2^%d; setup %d ms, total %d ms -> %s%n",
                     curve, constraints, r.key().nVars(), nPublic, Integer.numberOfTrailingZeros(r.key().domainSize()),
                     setupMs, (System.nanoTime() - start) / 1_000_000, dir);

@@ -27,7 +27,7 @@ public final class CpuProverBackend implements ProverBackend {
             throw new IllegalArgumentException("a/b/c vectors of " + abc.domainSize() + " elements for a domain of "
                     + key.domainSize());
         }
-        CurveGroup g1 = CurveGroups.g1(key.curve());
+        CurveGroup g1 = key.curve().g1();
         FieldVector h = Quotient.computeH(abc);
         MemorySegment w = witness.canonical();
         int m = key.nVars();
@@ -43,7 +43,7 @@ public final class CpuProverBackend implements ProverBackend {
     @Override
     public Proof proveFinish(PendingProof pending) {
         ProvingKey key = pending.key();
-        long[] sumB2 = Msm.compute(CurveGroups.g2(key.curve()), key.b2(), 0, pending.witness().canonical(), 0,
+        long[] sumB2 = Msm.compute(key.curve().g2(), key.b2(), 0, pending.witness().canonical(), 0,
                 key.nVars());
         return ProofAssembly.assemble(pending, sumB2);
     }

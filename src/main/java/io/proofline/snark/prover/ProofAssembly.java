@@ -37,8 +37,8 @@ public final class ProofAssembly {
     /** Assembles with the given randomizers (tests; r = s = 0 gives the deterministic part). */
     public static Proof assemble(PendingProof p, long[] sumB2, BigInteger r, BigInteger s) {
         ProvingKey key = p.key();
-        CurveGroup g1 = CurveGroups.g1(key.curve());
-        CurveGroup g2 = CurveGroups.g2(key.curve());
+        CurveGroup g1 = key.curve().g1();
+        CurveGroup g2 = key.curve().g2();
         CurveOps o1 = g1.newOps();
         CurveOps o2 = g2.newOps();
         BigInteger order = key.curve().fr().modulus();

@@ -9,7 +9,6 @@ import io.proofline.snark.Coefficients;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.SnarkCurve;
 import io.proofline.snark.Witness;
-import io.proofline.snark.prover.CurveGroups;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -109,8 +108,8 @@ public final class DevSetup {
         }
         long[] h = hScalars(fr, log, tau, deltaInv);
 
-        CurveGroup g1 = CurveGroups.g1(curve);
-        CurveGroup g2 = CurveGroups.g2(curve);
+        CurveGroup g1 = curve.g1();
+        CurveGroup g2 = curve.g2();
         int g1Bytes = curve.g1Bytes();
         int g2Bytes = curve.g2Bytes();
         FixedBaseTable t1 = new FixedBaseTable(g1, g1.generatorCopy(), FixedBaseTable.windowFor(3L * m + n));
