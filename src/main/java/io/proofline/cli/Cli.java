@@ -26,6 +26,7 @@ public final class Cli {
     static {
         register("dev-circuit", new DevCircuitCommand());
         register("prove", new ProveCommand());
+        register("fullprove", new FullproveCommand());
     }
 
     private static void register(String name, Command command) {
