@@ -35,6 +35,7 @@ public final class PairingCurve {
     private final long[] twistB;
     private final int[] loopDigits;
     private final BigInteger hardExponent;
+    private final BigInteger exponentMultiplier;
 
     private PairingCurve(String name, Family family, Tower tower, PrimeField fr, BigInteger x, TwistType twist, long b,
                          BigInteger loopCount, boolean naf) {
@@ -65,6 +66,12 @@ public final class PairingCurve {
             throw new IllegalArgumentException(name + ": r does not divide p⁴ − p² + 1 (embedding degree is not 12)");
         }
         this.hardExponent = qr[0];
+        this.exponentMultiplier = family == Family.BN
+                ? BigInteger.TWO.multiply(x).multiply(x.pow(2).multiply(BigInteger.valueOf(6)).add(x.multiply(BigInteger.valueOf(3))).add(BigInteger.ONE))
+                : BigInteger.valueOf(3);
+        if (!exponentMultiplier.gcd(fr.modulus()).equals(BigInteger.ONE)) {
+            throw new IllegalArgumentException(name + ": exponent multiplier shares a factor with r");
+        }
     }
 
     /**
@@ -191,6 +198,17 @@ public final class PairingCurve {
     /** (p⁴ − p² + 1)/r, the hard part of the final exponent (p¹² − 1)/r = (p⁶ − 1)(p² + 1)·hard. */
     public BigInteger hardExponent() {
         return hardExponent;
+    }
+
+    /**
+     * c with gcd(c, r) = 1 such that {@link Pairing} computes e(P, Q)^c, e the textbook reduced optimal ate pairing
+     * f^((p¹² − 1)/r). c is whatever the family's fast final-exponentiation chain yields, and equals what ffjavascript
+     * (snarkjs) computes, so 𝔽p¹² values such as {@code vk_alphabeta_12} agree: BN: 2x(6x² + 3x + 1)
+     * (Fuentes-Castañeda, Knapp, Rodríguez-Henríquez, SAC 2011); BLS12: 3 (Hayashida, Hayasaka, Teruya 2020).
+     * A power of a non-degenerate bilinear pairing with exponent coprime to r is again one.
+     */
+    public BigInteger exponentMultiplier() {
+        return exponentMultiplier;
     }
 
     @Override
