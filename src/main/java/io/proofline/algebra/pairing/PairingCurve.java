@@ -1,7 +1,7 @@
 package io.proofline.algebra.pairing;
 
+import io.proofline.algebra.curve.Twist;
 import io.proofline.algebra.field.PrimeField;
-import io.proofline.algebra.field.QuadraticField;
 import io.proofline.algebra.tower.Tower;
 
 import java.math.BigInteger;
@@ -31,13 +31,13 @@ public final class PairingCurve {
     private final PrimeField fq;
     private final PrimeField fr;
     private final BigInteger x;
-    private final TwistType twist;
+    private final Twist twist;
     private final long[] twistB;
     private final int[] loopDigits;
     private final BigInteger hardExponent;
     private final BigInteger exponentMultiplier;
 
-    private PairingCurve(String name, Family family, Tower tower, PrimeField fr, BigInteger x, TwistType twist, long b,
+    private PairingCurve(String name, Family family, Tower tower, PrimeField fr, BigInteger x, Twist twist, long b,
                          BigInteger loopCount, boolean naf) {
         this.name = name;
         this.family = family;
@@ -49,15 +49,7 @@ public final class PairingCurve {
         }
         this.x = x;
         this.twist = twist;
-        QuadraticField f2 = new QuadraticField(fq);
-        long[] bb = new long[f2.width()];
-        fq.fromBigInteger(BigInteger.valueOf(b), bb, 0);
-        long[] xi = tower.xi();
-        this.twistB = new long[f2.width()];
-        if (twist == TwistType.D) {
-            f2.inv(xi, 0, xi, 0);
-        }
-        f2.mul(bb, 0, xi, 0, twistB, 0);
+        this.twistB = twist.twistedB(fq, b, tower.xi());
         this.loopDigits = naf ? nonAdjacentForm(loopCount) : binary(loopCount);
         BigInteger p = fq.modulus();
         BigInteger cyclotomic = p.pow(4).subtract(p.pow(2)).add(BigInteger.ONE);
@@ -89,7 +81,7 @@ public final class PairingCurve {
         if (loop.signum() <= 0) {
             throw new IllegalArgumentException(name + ": only 6x + 2 > 0 is supported");
         }
-        return new PairingCurve(name, Family.BN, tower, fr, x, TwistType.D, b, loop, true);
+        return new PairingCurve(name, Family.BN, tower, fr, x, Twist.D, b, loop, true);
     }
 
     /**
@@ -101,7 +93,7 @@ public final class PairingCurve {
         BigInteger r = z.pow(4).subtract(z.pow(2)).add(BigInteger.ONE);
         require(name, "r", fr.modulus(), r);
         require(name, "p", tower.base().modulus(), z.subtract(BigInteger.ONE).pow(2).multiply(r).divide(BigInteger.valueOf(3)).add(z));
-        return new PairingCurve(name, Family.BLS12, tower, fr, x, TwistType.M, b, z.abs(), false);
+        return new PairingCurve(name, Family.BLS12, tower, fr, x, Twist.M, b, z.abs(), false);
     }
 
     private static void require(String name, String what, BigInteger actual, BigInteger expected) {
@@ -176,7 +168,7 @@ public final class PairingCurve {
         return x.signum() < 0;
     }
 
-    public TwistType twist() {
+    public Twist twist() {
         return twist;
     }
 
