@@ -34,6 +34,9 @@ die() { echo "[fixtures] ERROR: $*" >&2; exit 1; }
 snarkjs() { "$SNARKJS" "$@"; }
 
 "$ROOT/scripts/install-node-tools.sh"
+# circomlib's Poseidon compiles the constants of all widths t = 2..17 into every .wasm (~1.8 MB);
+# the fixture circuits include a copy trimmed to the widths they use (Poseidon(2), Poseidon(3)).
+node "$ROOT/scripts/node/trim-poseidon.js" "$TOOLS/node_modules/circomlib/circuits" "$TOOLS/build/lib/poseidon" 3,4
 
 ptau_for() {  # prepared phase-2 ptau for a curve, built once and cached under .fixtures/ptau
   local curve=$1 dir="$TOOLS/ptau"
@@ -55,15 +58,17 @@ build_one() {
   local src="$CIRCUIT_SRC/$circuit.circom" input="$CIRCUIT_SRC/$circuit.input.json"
   [[ -f "$src" && -f "$input" ]] || die "missing $src or $input"
   local build="$TOOLS/build/$curve/$circuit" dest="$OUT/$curve/$circuit"
-  local ptau t0=$SECONDS
+  local ptau t0
   ptau="$(ptau_for "$curve")"
+  t0=$SECONDS
   rm -rf "$build" "$dest"
   mkdir -p "$build" "$dest"
 
   log "$curve/$circuit: compile"
-  # circom2 must run from the folder holding node_modules; includes resolve via -l node_modules.
+  # circom2 must run from the folder holding node_modules; includes resolve via -l: first the
+  # trimmed Poseidon (build/lib/poseidon/), then circomlib (node_modules/circomlib/circuits/).
   (cd "$TOOLS" && npx --no-install circom2 "$src" --r1cs --wasm --prime "$curve" \
-      -l node_modules -o "$build") | sed 's/^/    /'
+      -l build/lib -l node_modules -o "$build") | sed 's/^/    /'
   cp "$build/$circuit.r1cs" "$dest/circuit.r1cs"
   cp "$build/${circuit}_js/$circuit.wasm" "$dest/circuit.wasm"
   cp "$input" "$dest/input.json"
@@ -116,7 +121,7 @@ Per \`<curve>/<circuit>/\` (curve \`bn128\` = BN254, \`bls12381\` = BLS12-381):
 
 | file | made by |
 |---|---|
-| \`circuit.r1cs\`, \`circuit.wasm\` | \`circom2 <circuit>.circom --r1cs --wasm --prime <curve> -l node_modules\` (default \`--O1\`) |
+| \`circuit.r1cs\`, \`circuit.wasm\` | \`circom2 <circuit>.circom --r1cs --wasm --prime <curve> -l build/lib -l node_modules\` (default \`--O1\`), run in \`.fixtures/\` |
 | \`circuit.zkey\` | \`snarkjs groth16 setup\` from a powers of tau of power $POWER, then one contribution \`snarkjs zkey beacon\` (fixed beacon hash, 2^$BEACON_ITER_EXP iterations), checked by \`snarkjs zkey verify\` |
 | \`verification_key.json\` | \`snarkjs zkey export verificationkey\` |
 | \`input.json\` | copy of \`scripts/circuits/<circuit>.input.json\` |
@@ -130,6 +135,13 @@ phase2\`) is cached in \`.fixtures/ptau/\`, not committed. Because both the ptau
 contribution are beacons with fixed, published values, **the setup is deterministic and
 insecure** (anyone can recompute the toxic waste); the fixtures are for tests only. Re-running the
 script reproduces every file byte for byte except \`proof.json\` (proofs are randomised).
+
+The Poseidon circuits include circomlib's \`poseidon.circom\` unchanged but with
+\`poseidon_constants.circom\` trimmed to the widths they use (t = 3, 4) by
+\`scripts/node/trim-poseidon.js\`: circom compiles the constant functions for all widths
+t = 2..17 into the witness-calculator wasm (1.8 MB per circuit otherwise). The r1cs, zkey and
+witness are byte-identical to a build against the untrimmed circomlib (checked once for bn128);
+only the wasm shrinks.
 
 Public signals are ordered as circom does: outputs first, then public inputs.
 
@@ -158,8 +170,8 @@ EOF
     done
     cat <<'EOF'
 
-nConstraints counts the linear constraints that circom's default `--O1` keeps (for example the
-Poseidon circuits have many constraints with an empty B row). circomlib's Poseidon and MiMC round
+nConstraints includes the linear constraints that circom's default `--O1` keeps (rows with an
+empty A or B side: for example most of the Poseidon circuits' constraints are linear). circomlib's Poseidon and MiMC round
 constants and MDS matrices are defined for the BN254 scalar field; compiled with `--prime
 bls12381` they are reduced modulo the BLS12-381 scalar field. The result is still a valid,
 satisfiable circuit (the fixtures are for prover/verifier interop, not for a secure hash on

@@ -1,7 +1,8 @@
 pragma circom 2.0.0;
 
-include "circomlib/circuits/poseidon.circom";
-include "circomlib/circuits/bitify.circom";
+// circomlib's Poseidon with its constant tables trimmed to the widths used here (t = 3, 4);
+// generated into .fixtures/build/lib/poseidon/ by scripts/fixtures.sh (see scripts/node/trim-poseidon.js).
+include "poseidon/poseidon.circom";
 
 // Merkle inclusion proof of depth `levels` with Poseidon(2) as the node hash.
 // Public signals: [root, leaf] (output root first, then the public input leaf).

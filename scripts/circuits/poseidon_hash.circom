@@ -1,6 +1,8 @@
 pragma circom 2.0.0;
 
-include "circomlib/circuits/poseidon.circom";
+// circomlib's Poseidon with its constant tables trimmed to the widths used here (t = 3, 4);
+// generated into .fixtures/build/lib/poseidon/ by scripts/fixtures.sh (see scripts/node/trim-poseidon.js).
+include "poseidon/poseidon.circom";
 
 // Poseidon hash of three private field elements; the digest is the only public signal.
 template PoseidonHash3() {
