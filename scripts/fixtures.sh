@@ -170,8 +170,9 @@ EOF
     done
     cat <<'EOF'
 
-nConstraints includes the linear constraints that circom's default `--O1` keeps (rows with an
-empty A or B side: for example most of the Poseidon circuits' constraints are linear). circomlib's Poseidon and MiMC round
+nConstraints includes the linear constraints that circom's default `--O1` keeps; circom writes
+them as `0 · 0 = C` (empty A and B rows). For example poseidon_hash has 264 constraints with
+A, B and C non-empty and 341 of the form `0 · 0 = C`. circomlib's Poseidon and MiMC round
 constants and MDS matrices are defined for the BN254 scalar field; compiled with `--prime
 bls12381` they are reduced modulo the BLS12-381 scalar field. The result is still a valid,
 satisfiable circuit (the fixtures are for prover/verifier interop, not for a secure hash on
