@@ -48,6 +48,13 @@ strings of bytes, so that they survive fromYaml without turning into floats:
 {{- fail (printf "memory.heap must be at least 64Mi (got %v)" .Values.memory.heap) -}}
 {{- end -}}
 {{- $heap := mulf $heapMi 1048576 -}}
+{{- if gt $heap $usable -}}
+{{- fail (printf "memory does not fit: heap %.0f B exceeds resources.limits.memory (%v) × memory.usableFraction (%v) = %.0f B; raise the limit or lower memory.heap" $heap $limit $fraction $usable) -}}
+{{- end -}}
+{{- $request := dig "requests" "memory" "" .Values.resources -}}
+{{- if and $request (gt (include "proofline.bytes" $request | float64) $limitBytes) -}}
+{{- fail (printf "resources.requests.memory (%v) exceeds resources.limits.memory (%v)" $request $limit) -}}
+{{- end -}}
 {{- $budget := 0.0 -}}
 {{- if .Values.memory.budget -}}
 {{- $budget = include "proofline.bytes" .Values.memory.budget | float64 -}}
