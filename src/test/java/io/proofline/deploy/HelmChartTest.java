@@ -3,8 +3,10 @@ package io.proofline.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.marcnuri.helm.DryRun;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
+import com.marcnuri.helm.Release;
 import java.io.IOException;
 import java.io.StringReader;
 import java.math.BigDecimal;
@@ -359,6 +361,18 @@ class HelmChartTest {
         assertThat(list(map(find(docs, "Service"), "spec"), "ports").getFirst()).containsEntry("targetPort", "http");
         // One replica: maxUnavailable 1 lets node drains proceed.
         assertThat(map(find(docs, "PodDisruptionBudget"), "spec")).containsEntry("maxUnavailable", 1);
+    }
+
+    @Test
+    void notesSayHowToReachTheConsoleAndTheApi() {
+        // A client-only dry-run install renders NOTES.txt (helm template does not).
+        Release release = new Helm(CHART).install().withName("prover").withNamespace("proofs")
+                .withKubeVersion("v1.31.0").clientOnly().dryRun().withDryRunOption(DryRun.CLIENT).call();
+        String notes = release.getOutput().substring(release.getOutput().indexOf("NOTES:"));
+
+        assertThat(notes).contains("kubectl port-forward -n proofs svc/prover-proofline 8080:8080",
+                "$PROOFLINE_URL/console", "$PROOFLINE_URL/api/v1", "{.data.admin-password}", "{.data.api-keys}",
+                "proving budget 13529146982 B");
     }
 
     // ---------------------------------------------------------------------------------------------
