@@ -24,6 +24,12 @@ public final class Cli {
     private static final Map<String, Command> COMMANDS = new TreeMap<>();
 
     static {
+        register("verify", new VerifyCommand());
+        register("export-vkey", new ExportVkeyCommand());
+    }
+
+    private static void register(String name, Command command) {
+        COMMANDS.put(name, command);
     }
 
     private Cli() {
