@@ -24,6 +24,11 @@ public final class Cli {
     private static final Map<String, Command> COMMANDS = new TreeMap<>();
 
     static {
+        register("bench", new BenchCommand());
+    }
+
+    private static void register(String name, Command command) {
+        COMMANDS.put(name, command);
     }
 
     private Cli() {

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
 
 /**
@@ -52,7 +51,7 @@ public final class PointValidation {
     }
 
     public static Failure firstInvalid(CurveGroup g, MemorySegment seg, long offset, long count) {
-        return firstInvalid(g, seg, offset, count, ForkJoinPool.commonPool());
+        return firstInvalid(g, seg, offset, count, Msm.defaultExecutor());
     }
 
     /** Throws {@link InvalidPointException} naming {@code what} and the index of the first invalid point. */
