@@ -26,6 +26,7 @@ public final class Cli {
     static {
         register("verify", new VerifyCommand());
         register("export-vkey", new ExportVkeyCommand());
+        register("bench", new BenchCommand());
     }
 
     private static void register(String name, Command command) {
