@@ -27,6 +27,9 @@ public final class Cli {
         register("dev-circuit", new DevCircuitCommand());
         register("prove", new ProveCommand());
         register("fullprove", new FullproveCommand());
+        register("verify", new VerifyCommand());
+        register("export-vkey", new ExportVkeyCommand());
+        register("bench", new BenchCommand());
     }
 
     private static void register(String name, Command command) {
