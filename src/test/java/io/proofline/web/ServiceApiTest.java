@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
         "proofline.security.requests-per-second=10000",
         "proofline.pipeline.queue-capacity=8",
         "proofline.pipeline.synthesis-workers=1",
-        "proofline.store.max-circuit-size=1MB",
+        "proofline.store.max-circuit-size=2MB",
         "proofline.store.max-job-size=2MB",
         "proofline.store.polling-interval=200ms",
         "proofline.memory.budget=1GB",
@@ -127,6 +127,62 @@ class ServiceApiTest {
         assertThat(SnarkjsCli.verify(vkFile, dir.resolve("public.json"), dir.resolve("proof.json"))).isTrue();
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"bn128/range_compare", "bls12381/range_compare", "bn128/poseidon_hash"})
+    void inputPartitionsAreComputedWithTheCircuitsWasm(String fixture) throws Exception {
+        Path dir = Path.of("src/test/resources/fixtures").resolve(fixture);
+        JsonNode meta = Api.JSON.readTree(Files.readString(dir.resolve("meta.json")));
+        // registered without the r1cs first: the constraint count comes from the zkey alone
+        Api.Response plain = api.postMultipart("/api/v1/circuits", Map.of("zkey",
+                Files.readAllBytes(dir.resolve("circuit.zkey")), "wasm", Files.readAllBytes(dir.resolve("circuit.wasm"))),
+                Map.of("name", fixture));
+        assertThat(plain.status()).as(plain.body()).isIn(200, 201);
+        JsonNode circuit = plain.json();
+        assertThat(circuit.get("constraints").asLong()).isEqualTo(meta.get("nConstraints").asLong());
+        assertThat(circuit.get("variables").asLong()).isEqualTo(meta.get("nVars").asLong());
+        assertThat(circuit.get("domainSize").asLong()).isEqualTo(meta.get("domainSize").asLong());
+        assertThat(circuit.get("hasWasm").asBoolean()).isTrue();
+        String id = circuit.get("id").asString();
+        String input = Files.readString(dir.resolve("input.json"));
+        String w = Base64.getEncoder().encodeToString(Files.readAllBytes(dir.resolve("witness.wtns")));
+        Api.Response submitted = api.postJson("/api/v1/jobs", """
+                {"circuitId":"%s","partitions":[{"input":%s},{"witness":"%s"}]}""".formatted(id, input, w));
+        assertThat(submitted.status()).as(submitted.body()).isEqualTo(202);
+        JsonNode job = api.awaitJob(submitted.json().get("id").asString(), Duration.ofMinutes(3));
+        assertThat(job.get("status").asString()).as(job.toString()).isEqualTo("DONE");
+        JsonNode proofs = api.get("/api/v1/jobs/" + job.get("id").asString() + "/proof").json().get("proofs");
+        JsonNode expectedPublic = Api.JSON.readTree(Files.readString(dir.resolve("public.json")));
+        var vk = VerificationKeyJson.read(dir.resolve("verification_key.json"));
+        for (JsonNode p : proofs) {
+            assertThat(p.get("publicSignals")).isEqualTo(expectedPublic);
+            assertThat(Groth16Verifier.verify(vk, PublicSignalsJson.parse(p.get("publicSignals").toString(), "pub"),
+                    ProofJson.parse(p.get("proof").toString(), "proof")).valid()).isTrue();
+        }
+        Path snarkjs = SnarkjsCli.executable();
+        Assumptions.assumeTrue(snarkjs != null,
+                "snarkjs not installed (scripts/install-node-tools.sh or SNARKJS): snarkjs check skipped");
+        Path out = Files.createTempDirectory("proofline-snarkjs");
+        Files.writeString(out.resolve("proof.json"), proofs.get(0).get("proof").toString());
+        Files.writeString(out.resolve("public.json"), proofs.get(0).get("publicSignals").toString());
+        assertThat(SnarkjsCli.verify(dir.resolve("verification_key.json"), out.resolve("public.json"),
+                out.resolve("proof.json"))).isTrue();
+    }
+
+    @Test
+    void unsatisfiedWitnessFailsTheJobWhenTheR1csIsKnown() throws Exception {
+        String circuit = register("bn128");
+        byte[] wtns = Files.readAllBytes(MUL3.resolve("bn128/witness.wtns"));
+        wtns[wtns.length - 1] ^= 1; // the last private value changes: a constraint breaks
+        Api.Response r = api.postJson("/api/v1/jobs", """
+                {"circuitId":"%s","partitions":[{"witness":"%s"}]}""".formatted(circuit,
+                Base64.getEncoder().encodeToString(wtns)));
+        assertThat(r.status()).as(r.body()).isEqualTo(202);
+        JsonNode job = api.awaitJob(r.json().get("id").asString(), Duration.ofMinutes(1));
+        assertThat(job.get("status").asString()).isEqualTo("FAILED");
+        assertThat(job.get("error").asString()).contains("constraint");
+        assertProblem(api.get("/api/v1/jobs/" + job.get("id").asString() + "/proof"), 409, "id");
+    }
+
     @Test
     void multipartJobWithOneWitnessFilePerPartition() throws Exception {
         String circuit = register("bn128");
@@ -205,7 +261,7 @@ class ServiceApiTest {
         String huge = Base64.getEncoder().encodeToString(new byte[3 << 20]);
         assertProblem(api.postJson("/api/v1/jobs", """
                 {"circuitId":"%s","partitions":[{"witness":"%s"}]}""".formatted(circuit, huge)), 413, "body");
-        Api.Response bigZkey = api.postMultipart("/api/v1/circuits", Map.of("zkey", new byte[(1 << 20) + 1]), Map.of());
+        Api.Response bigZkey = api.postMultipart("/api/v1/circuits", Map.of("zkey", new byte[(2 << 20) + 1]), Map.of());
         assertThat(bigZkey.status()).as(bigZkey.body()).isEqualTo(413);
         // 429: more partitions than the queue's capacity (8), with Retry-After
         StringBuilder nine = new StringBuilder();
