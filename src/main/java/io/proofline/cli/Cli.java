@@ -24,6 +24,13 @@ public final class Cli {
     private static final Map<String, Command> COMMANDS = new TreeMap<>();
 
     static {
+        register("dev-circuit", new DevCircuitCommand());
+        register("prove", new ProveCommand());
+        register("fullprove", new FullproveCommand());
+    }
+
+    private static void register(String name, Command command) {
+        COMMANDS.put(name, command);
     }
 
     private Cli() {

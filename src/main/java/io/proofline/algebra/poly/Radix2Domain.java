@@ -1,0 +1,228 @@
+package io.proofline.algebra.poly;
+
+import io.proofline.algebra.field.PrimeField;
+
+import java.math.BigInteger;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The multiplicative subgroup of order {@code N = 2^k} of a prime field, with the radix-2 number-theoretic transform
+ * over it. The generator is snarkjs's: {@code ω_N = 5^((r−1)/N)} (5 is a quadratic non-residue of both BN254's and
+ * BLS12-381's 𝔽r, so {@code ω_N} has order exactly N; checked at construction).
+ *
+ * <p>Domains are cached per (field, size) with their twiddle table {@code ω^j, j < N/2} (N/2 elements on the heap:
+ * 16 MiB at 2^20 on a 4-limb field). The inverse transform reuses the forward table through the identity
+ * {@code NTT⁻¹(x) = N⁻¹ · reverse(NTT(x))}, where reverse maps index {@code i} to {@code −i mod N}.
+ *
+ * <p>Cost: {@code (N/2)·log₂N} butterflies of one multiplication each. The first {@link #BLOCK_LOG} stages run block by
+ * block so each block stays in cache; the later stages are one parallel pass each.
+ */
+public final class Radix2Domain {
+
+    /** Stages up to blocks of 2^BLOCK_LOG elements (64 KiB at 4 limbs) are done per block, in cache. */
+    static final int BLOCK_LOG = 11;
+
+    /** The quadratic non-residue snarkjs (ffjavascript) derives its roots of unity from, on both curves. */
+    public static final BigInteger NON_RESIDUE = BigInteger.valueOf(5);
+
+    private static final Map<Key, Radix2Domain> CACHE = new ConcurrentHashMap<>();
+
+    private record Key(PrimeField field, int log) {
+    }
+
+    private final PrimeField field;
+    private final int log;
+    private final long size;
+    private final int limbs;
+    private final long[] omega;
+    private final long[] sizeInverse;
+    /** ω^j for j in [0, N/2), Montgomery limbs, flat. */
+    private final long[] twiddles;
+
+    private Radix2Domain(PrimeField field, int log) {
+        this.field = field;
+        this.log = log;
+        this.size = 1L << log;
+        this.limbs = field.limbs();
+        this.omega = rootOfUnity(field, size);
+        this.sizeInverse = field.fromBigInteger(BigInteger.valueOf(size).modInverse(field.modulus()));
+        this.twiddles = new long[Math.toIntExact((size / 2) * limbs)];
+        ParallelRange.forEach(size / 2, 1 << 12, (from, to) -> {
+            long[] power = new long[limbs];
+            field.pow(omega, 0, BigInteger.valueOf(from), power, 0);
+            for (long j = from; j < to; j++) {
+                System.arraycopy(power, 0, twiddles, (int) (j * limbs), limbs);
+                field.mul(power, 0, omega, 0, power, 0);
+            }
+        });
+    }
+
+    /** The (cached) domain of size {@code 2^log} over {@code field}. */
+    public static Radix2Domain of(PrimeField field, int log) {
+        if (log < 1 || log > 30) {
+            throw new IllegalArgumentException("domain size 2^" + log + " out of range");
+        }
+        return CACHE.computeIfAbsent(new Key(field, log), k -> new Radix2Domain(k.field, k.log));
+    }
+
+    /** The smallest domain holding {@code n} points. */
+    public static Radix2Domain atLeast(PrimeField field, long n) {
+        int log = Math.max(1, 64 - Long.numberOfLeadingZeros(Math.max(1, n - 1)));
+        return of(field, log);
+    }
+
+    /**
+     * A primitive {@code order}-th root of unity {@code 5^((p−1)/order)} (Montgomery limbs), {@code order} a power of
+     * two dividing {@code p − 1}. Throws if 5 does not generate a root of exactly that order.
+     */
+    public static long[] rootOfUnity(PrimeField field, long order) {
+        BigInteger pMinus1 = field.modulus().subtract(BigInteger.ONE);
+        BigInteger ord = BigInteger.valueOf(order);
+        if (Long.bitCount(order) != 1 || !pMinus1.mod(ord).equals(BigInteger.ZERO)) {
+            throw new IllegalArgumentException(field + " has no root of unity of order " + order);
+        }
+        long[] root = field.fromBigInteger(NON_RESIDUE.modPow(pMinus1.divide(ord), field.modulus()));
+        if (order > 1) {
+            long[] half = new long[field.limbs()];
+            field.pow(root, 0, BigInteger.valueOf(order / 2), half, 0);
+            long[] minusOne = field.fromBigInteger(pMinus1);
+            if (!field.equal(half, 0, minusOne, 0)) {
+                throw new IllegalStateException("5 is a residue of " + field + ": no root of exact order " + order);
+            }
+        }
+        return root;
+    }
+
+    public PrimeField field() {
+        return field;
+    }
+
+    public int log() {
+        return log;
+    }
+
+    public long size() {
+        return size;
+    }
+
+    /** ω_N (Montgomery limbs, a copy). */
+    public long[] generator() {
+        return omega.clone();
+    }
+
+    /** N⁻¹ (Montgomery limbs, a copy). */
+    public long[] sizeInverse() {
+        return sizeInverse.clone();
+    }
+
+    /** In place: coefficients → evaluations, {@code v_i ← Σ_j v_j·ω^(ij)}. */
+    public void forward(FieldVector v) {
+        checkLength(v);
+        bitReverse(v);
+        butterflies(v);
+    }
+
+    /** In place: evaluations → coefficients, {@code v_i ← N⁻¹·Σ_j v_j·ω^(−ij)}. */
+    public void inverse(FieldVector v) {
+        inverseUnscaled(v);
+        v.scale(sizeInverse);
+    }
+
+    /**
+     * In place: {@code N} times the inverse transform, {@code v_i ← Σ_j v_j·ω^(−ij)}. For callers that fold the
+     * factor {@code N⁻¹} into a later scaling (the quotient's coset shift).
+     */
+    public void inverseUnscaled(FieldVector v) {
+        forward(v);
+        negateIndices(v);
+    }
+
+    private void checkLength(FieldVector v) {
+        if (v.length() != size || v.field() != field) {
+            throw new IllegalArgumentException("vector " + v.field() + "[" + v.length() + "] does not match domain "
+                    + field + "[" + size + "]");
+        }
+    }
+
+    /** Permutes v into bit-reversed index order; each pair is swapped by the thread owning its smaller index. */
+    private void bitReverse(FieldVector v) {
+        int shift = 64 - log;
+        ParallelRange.forEach(size, 1 << 14, (from, to) -> {
+            long[] s = new long[2 * limbs];
+            for (long i = from; i < to; i++) {
+                long j = Long.reverse(i) >>> shift;
+                if (j > i) {
+                    v.get(i, s, 0);
+                    v.get(j, s, limbs);
+                    v.set(i, s, limbs);
+                    v.set(j, s, 0);
+                }
+            }
+        });
+    }
+
+    /** v_i ↔ v_(N−i) for 0 < i < N/2: turns the forward transform into N times the inverse. */
+    private void negateIndices(FieldVector v) {
+        ParallelRange.forEach(size / 2 - 1, 1 << 14, (from, to) -> {
+            long[] s = new long[2 * limbs];
+            for (long k = from; k < to; k++) {
+                long i = k + 1;
+                long j = size - i;
+                v.get(i, s, 0);
+                v.get(j, s, limbs);
+                v.set(i, s, limbs);
+                v.set(j, s, 0);
+            }
+        });
+    }
+
+    /** Decimation-in-time stages on bit-reversed input: first the in-cache stages per block, then one pass each. */
+    private void butterflies(FieldVector v) {
+        int blockLog = Math.min(log, BLOCK_LOG);
+        long blockSize = 1L << blockLog;
+        ParallelRange.forEach(size / blockSize, 1, (fromBlock, toBlock) -> {
+            long[] s = new long[3 * limbs];
+            for (long b = fromBlock; b < toBlock; b++) {
+                long base = b * blockSize;
+                for (int stage = 1; stage <= blockLog; stage++) {
+                    long half = 1L << (stage - 1);
+                    for (long k = 0; k < blockSize / 2; k++) {
+                        butterfly(v, base, stage, half, k, s);
+                    }
+                }
+            }
+        });
+        for (int stage = blockLog + 1; stage <= log; stage++) {
+            int st = stage;
+            long half = 1L << (stage - 1);
+            ParallelRange.forEach(size / 2, 1 << 12, (from, to) -> {
+                long[] s = new long[3 * limbs];
+                for (long k = from; k < to; k++) {
+                    butterfly(v, 0, st, half, k, s);
+                }
+            });
+        }
+    }
+
+    /**
+     * Butterfly number {@code k} of a stage whose pairs are {@code half} apart: pair {@code (i, i + half)} with
+     * {@code i = base + (k / half)·2·half + k mod half}, twiddle {@code ω^((k mod half)·N/(2·half))}.
+     * {@code (u, t) ← (u + ω^e·t, u − ω^e·t)}.
+     */
+    private void butterfly(FieldVector v, long base, int stage, long half, long k, long[] s) {
+        long j = k & (half - 1);
+        long i = base + ((k >>> (stage - 1)) << stage) + j;
+        int tw = (int) ((j << (log - stage)) * limbs);
+        int u = 0;
+        int t = limbs;
+        int sum = 2 * limbs;
+        v.get(i, s, u);
+        v.get(i + half, s, t);
+        field.mul(s, t, twiddles, tw, s, t);
+        field.add(s, u, s, t, s, sum);
+        field.sub(s, u, s, t, s, t);
+        v.set(i, s, sum);
+        v.set(i + half, s, t);
+    }
+}

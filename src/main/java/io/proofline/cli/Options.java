@@ -1,0 +1,63 @@
+package io.proofline.cli;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code --name value} options of a command, and its positional arguments (under the keys "0", "1", …). */
+final class Options {
+
+    private Options() {
+    }
+
+    static Map<String, String> parse(String[] args, String... known) throws UsageException {
+        Set<String> names = Set.of(known);
+        Map<String, String> r = new HashMap<>();
+        List<String> positional = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.startsWith("--")) {
+                if (!names.contains(a)) {
+                    throw new UsageException("unknown option " + a);
+                }
+                if (i + 1 >= args.length) {
+                    throw new UsageException("option " + a + " needs a value");
+                }
+                r.put(a, args[++i]);
+            } else {
+                positional.add(a);
+            }
+        }
+        for (int i = 0; i < positional.size(); i++) {
+            r.put(Integer.toString(i), positional.get(i));
+        }
+        r.put("#", Integer.toString(positional.size()));
+        return r;
+    }
+
+    static String require(Map<String, String> opts, String name) throws UsageException {
+        String v = opts.get(name);
+        if (v == null) {
+            throw new UsageException("missing " + name);
+        }
+        return v;
+    }
+
+    static int intValue(Map<String, String> opts, String name, int fallback) throws UsageException {
+        String v = opts.get(name);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new UsageException(name + " must be an integer, got '" + v + "'");
+        }
+    }
+
+    static int positionalCount(Map<String, String> opts) {
+        return Integer.parseInt(opts.get("#"));
+    }
+}

@@ -1,0 +1,157 @@
+package io.proofline.engine.groth16;
+
+import io.proofline.engine.BufferAllocator;
+import io.proofline.engine.BufferClass;
+import io.proofline.engine.CircuitRef;
+import io.proofline.engine.OffHeapBuffer;
+import io.proofline.engine.PartitionFootprint;
+import io.proofline.engine.PartitionInput;
+import io.proofline.engine.PartitionProver;
+import io.proofline.engine.PartitionWork;
+import io.proofline.engine.ProofOutput;
+import io.proofline.engine.ProvingDevice;
+import io.proofline.snark.Proof;
+import io.proofline.snark.ProvingKey;
+import io.proofline.snark.R1cs;
+import io.proofline.snark.Witness;
+import io.proofline.snark.format.FormatException;
+import io.proofline.snark.format.ProofJson;
+import io.proofline.snark.format.PublicSignalsJson;
+import io.proofline.snark.format.WtnsReader;
+import io.proofline.snark.prover.PendingProof;
+import io.proofline.snark.prover.ProverBackend;
+import io.proofline.snark.prover.Synthesis;
+import io.proofline.snark.prover.Synthesized;
+import io.proofline.snark.verifier.Groth16Verifier;
+import io.proofline.witness.CircomWitnessCalculator;
+import io.proofline.witness.WitnessException;
+import io.proofline.witness.WitnessInput;
+
+import java.lang.foreign.MemorySegment;
+import java.math.BigInteger;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalInt;
+
+/**
+ * The engine's {@link PartitionProver} port on the snark package's Groth16 prover: synthesis writes the witness
+ * and a/b/c into the engine's tracked off-heap buffers, {@link ProverBackend#proveStart} runs on the backend of
+ * the device the engine picked, {@link ProverBackend#proveFinish} assembles, and verification is the pairing
+ * check of {@link Groth16Verifier}.
+ */
+public final class Groth16PartitionProver implements PartitionProver<SynthesizedPartition, PendingProof> {
+
+    private final Groth16Circuits circuits;
+    private final Map<String, ProverBackend> backends;
+
+    /**
+     * @param backends the backend that runs prove start and finish for each device id the engine has
+     */
+    public Groth16PartitionProver(Groth16Circuits circuits, Map<String, ProverBackend> backends) {
+        this.circuits = Objects.requireNonNull(circuits, "circuits");
+        this.backends = Map.copyOf(backends);
+    }
+
+    @Override
+    public PartitionFootprint footprint(CircuitRef circuit) {
+        return PartitionFootprint.groth16(circuit);
+    }
+
+    @Override
+    public SynthesizedPartition synthesize(PartitionWork work, BufferAllocator allocator) throws Exception {
+        String circuitId = work.circuit().id();
+        ProvingKey key = circuits.provingKey(circuitId);
+        Witness witness = switch (work.input().format()) {
+            case WTNS -> uploadedWitness(work, key, allocator);
+            case INPUT_JSON -> computedWitness(work, key, allocator);
+        };
+        if (!witness.value(0).equals(BigInteger.ONE)) {
+            throw new WitnessRejectedException("partition " + work.partition() + ": witness value 0 is "
+                    + witness.value(0) + ", must be 1");
+        }
+        checkConstraints(work, witness);
+        if (Thread.interrupted()) {
+            throw new InterruptedException("cancelled before evaluating a, b, c");
+        }
+        Synthesized abc = Synthesis.evaluate(key, witness,
+                bytes -> allocator.allocate(BufferClass.ABC, bytes).segment());
+        return new SynthesizedPartition(key, witness, abc);
+    }
+
+    @Override
+    public PendingProof proveStart(ProvingDevice device, SynthesizedPartition synthesized, BufferAllocator allocator) {
+        return backend(device).proveStart(synthesized.key(), synthesized.witness(), synthesized.abc());
+    }
+
+    @Override
+    public ProofOutput proveFinish(ProvingDevice device, PendingProof pending) {
+        Proof proof = backend(device).proveFinish(pending);
+        BigInteger[] publicSignals = pending.witness().publicSignals(pending.key().nPublic());
+        return new ProofOutput(ProofJson.toString(proof), PublicSignalsJson.toString(publicSignals));
+    }
+
+    @Override
+    public boolean verify(CircuitRef circuit, ProofOutput proof) throws FormatException {
+        Proof parsed = ProofJson.parse(proof.proofJson(), "proof");
+        BigInteger[] signals = PublicSignalsJson.parse(proof.publicSignalsJson(), "publicSignals");
+        return Groth16Verifier.verify(circuits.verifyingKey(circuit.id()), signals, parsed).valid();
+    }
+
+    private ProverBackend backend(ProvingDevice device) {
+        ProverBackend backend = backends.get(device.id());
+        if (backend == null) {
+            throw new IllegalStateException("no prover backend for device " + device.id());
+        }
+        return backend;
+    }
+
+    /** Parses the {@code .wtns} upload and copies its values into the partition's WITNESS buffer. */
+    private static Witness uploadedWitness(PartitionWork work, ProvingKey key, BufferAllocator allocator)
+            throws WitnessRejectedException {
+        String name = "partition " + work.partition() + " witness";
+        try (Witness parsed = WtnsReader.read(MemorySegment.ofArray(work.input().bytes()), name)) {
+            WtnsReader.requireFits(parsed, key, name);
+            OffHeapBuffer buffer = allocator.allocate(BufferClass.WITNESS, parsed.byteSize());
+            MemorySegment values = buffer.segment().asSlice(0, parsed.byteSize());
+            values.copyFrom(parsed.canonical());
+            return new Witness(parsed.curve(), parsed.size(), values, null);
+        } catch (FormatException e) {
+            throw new WitnessRejectedException(e.getMessage(), e);
+        }
+    }
+
+    /** Runs the circuit's witness calculator on the {@code input.json} upload, into the WITNESS buffer. */
+    private Witness computedWitness(PartitionWork work, ProvingKey key, BufferAllocator allocator)
+            throws WitnessRejectedException {
+        CircomWitnessCalculator calculator = circuits.witnessCalculator(work.circuit().id())
+                .orElseThrow(() -> new WitnessRejectedException("circuit " + work.circuit().id()
+                        + " has no witness calculator (.wasm): submit .wtns witnesses"));
+        io.proofline.witness.Witness computed;
+        try {
+            computed = calculator.calculate(WitnessInput.parseJson(work.input().bytes()));
+        } catch (WitnessException | IllegalArgumentException e) {
+            throw new WitnessRejectedException("partition " + work.partition() + " input: " + e.getMessage(), e);
+        }
+        if (!computed.prime().equals(key.curve().fr().modulus()) || computed.size() != key.nVars()) {
+            throw new WitnessRejectedException("the witness calculator produced " + computed.size()
+                    + " values mod " + computed.prime() + ", the key expects " + key.nVars() + " over " + key.curve());
+        }
+        byte[] values = computed.toLittleEndianBytes();
+        OffHeapBuffer buffer = allocator.allocate(BufferClass.WITNESS, values.length);
+        MemorySegment segment = buffer.segment().asSlice(0, values.length);
+        segment.copyFrom(MemorySegment.ofArray(values));
+        return new Witness(key.curve(), computed.size(), segment, null);
+    }
+
+    private void checkConstraints(PartitionWork work, Witness witness) throws WitnessRejectedException {
+        R1cs r1cs = circuits.r1cs(work.circuit().id()).orElse(null);
+        if (r1cs == null) {
+            return;
+        }
+        OptionalInt failed = r1cs.firstUnsatisfied(witness);
+        if (failed.isPresent()) {
+            throw new WitnessRejectedException("partition " + work.partition() + ": constraint "
+                    + failed.getAsInt() + " is not satisfied: " + r1cs.describe(failed.getAsInt(), witness));
+        }
+    }
+}

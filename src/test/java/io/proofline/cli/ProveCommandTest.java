@@ -1,0 +1,88 @@
+package io.proofline.cli;
+
+import io.proofline.snark.SnarkCurves;
+import io.proofline.snark.Witness;
+import io.proofline.snark.format.WtnsWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Malformed input to {@code prove}: exit code 2 and one line that names the file and the problem. */
+class ProveCommandTest {
+
+    static final Path MUL3 = Path.of("src/test/resources/snarkjs/mul3/bn128");
+
+    @TempDir
+    Path tmp;
+
+    private record Run(int rc, String err) {
+    }
+
+    private Run prove(Path zkey, Path wtns) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int rc = Cli.run(new String[] {"prove", zkey.toString(), wtns.toString(), tmp.resolve("p.json").toString(),
+                tmp.resolve("q.json").toString()}, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
+        return new Run(rc, err.toString().strip());
+    }
+
+    @Test
+    void aWitnessOfTheWrongLengthIsRejected() throws Exception {
+        Path wtns = tmp.resolve("short.wtns");
+        try (Witness w = Witness.of(SnarkCurves.BN128, BigInteger.ONE, BigInteger.TWO)) {
+            WtnsWriter.write(w, wtns);
+        }
+        Run r = prove(MUL3.resolve("circuit.zkey"), wtns);
+        assertEquals(2, r.rc);
+        assertEquals(1, r.err.lines().count(), r.err);
+        assertTrue(r.err.contains("short.wtns") && r.err.contains("witness has 2 values"), r.err);
+    }
+
+    @Test
+    void aTruncatedZkeyIsRejected() throws Exception {
+        Path zkey = tmp.resolve("cut.zkey");
+        byte[] full = Files.readAllBytes(MUL3.resolve("circuit.zkey"));
+        Files.write(zkey, java.util.Arrays.copyOf(full, full.length / 2));
+        Run r = prove(zkey, MUL3.resolve("witness.wtns"));
+        assertEquals(2, r.rc);
+        assertEquals(1, r.err.lines().count(), r.err);
+        assertTrue(r.err.contains("cut.zkey"), r.err);
+    }
+
+    @Test
+    void aMissingFileIsNamed() {
+        Run r = prove(tmp.resolve("nope.zkey"), MUL3.resolve("witness.wtns"));
+        assertEquals(2, r.rc);
+        assertTrue(r.err.contains("nope.zkey: no such file"), r.err);
+    }
+
+    @Test
+    void aWitnessThatViolatesTheR1csIsRejected() throws Exception {
+        Path wtns = tmp.resolve("bad.wtns");
+        BigInteger[] values;
+        try (Witness good = io.proofline.snark.format.WtnsReader.read(MUL3.resolve("witness.wtns"))) {
+            values = new BigInteger[good.size()];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = good.value(i);
+            }
+        }
+        values[values.length - 1] = values[values.length - 1].add(BigInteger.ONE);
+        try (Witness bad = Witness.of(SnarkCurves.BN128, values)) {
+            WtnsWriter.write(bad, wtns);
+        }
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int rc = Cli.run(new String[] {"prove", MUL3.resolve("circuit.zkey").toString(), wtns.toString(),
+                tmp.resolve("p.json").toString(), tmp.resolve("q.json").toString(), "--r1cs",
+                MUL3.resolve("circuit.r1cs").toString()}, new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err));
+        assertEquals(2, rc);
+        assertTrue(err.toString().contains("bad.wtns: does not satisfy circuit.r1cs: constraint"), err.toString());
+    }
+}
