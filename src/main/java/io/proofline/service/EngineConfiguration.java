@@ -1,0 +1,123 @@
+package io.proofline.service;
+
+import io.proofline.engine.BufferTracker;
+import io.proofline.engine.EngineConfig;
+import io.proofline.engine.MemoryBudget;
+import io.proofline.engine.ProvingDevice;
+import io.proofline.engine.ProvingEngine;
+import io.proofline.engine.groth16.CpuDevice;
+import io.proofline.engine.groth16.Groth16PartitionProver;
+import io.proofline.snark.prover.CpuProverBackend;
+import io.proofline.snark.prover.ProverBackend;
+import io.proofline.snark.prover.ProverBackends;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Converts the {@code proofline.*} properties into the core's immutable {@link EngineConfig} and assembles the
+ * engine: one memory budget and buffer tracker shared by the engine and the key cache, the Groth16 adapter, and
+ * the devices (GPUs when a GPU backend is present and enabled, else the CPU backend).
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties({MemoryProperties.class, PipelineProperties.class, GpuProperties.class,
+        StoreProperties.class, SecurityProperties.class, ProoflineProperties.class})
+class EngineConfiguration {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EngineConfiguration.class);
+
+    @Bean
+    EngineConfig engineConfig(MemoryProperties memory, PipelineProperties pipeline, GpuProperties gpu,
+                              ProoflineProperties proofline) {
+        EngineConfig.Builder b = EngineConfig.builder()
+                .headroomBytes(memory.headroom().toBytes())
+                .queueCapacity(pipeline.queueCapacity())
+                .handoffCapacity(pipeline.handoffCapacity())
+                .finalizerThreads(pipeline.finalizerThreads())
+                .workersPerDevice(gpu.workersPerDevice())
+                .verifyProofs(proofline.verifyProofs())
+                .queueFullRetryAfter(pipeline.retryAfter());
+        if (memory.budget() != null) {
+            b.budgetBytes(memory.budget().toBytes());
+        }
+        if (pipeline.synthesisWorkers() > 0) {
+            b.synthesisWorkers(pipeline.synthesisWorkers());
+        }
+        EngineConfig config = b.build();
+        LOG.info("engine: budget {} MiB, {} synthesis workers, queue {}, {} finalizer threads",
+                config.budgetBytes() >> 20, config.synthesisWorkers(), config.queueCapacity(), config.finalizerThreads());
+        return config;
+    }
+
+    @Bean
+    MemoryBudget memoryBudget(EngineConfig config) {
+        return new MemoryBudget(config.budgetBytes());
+    }
+
+    @Bean
+    BufferTracker bufferTracker() {
+        return new BufferTracker();
+    }
+
+    @Bean
+    DataDirectory dataDirectory(StoreProperties store) {
+        return new DataDirectory(store.dataDir());
+    }
+
+    @Bean
+    InstanceName instanceName(StoreProperties store) {
+        if (store.instanceName() != null && !store.instanceName().isBlank()) {
+            return new InstanceName(store.instanceName());
+        }
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            host = "localhost";
+        }
+        return new InstanceName(host + "-" + ManagementFactory.getRuntimeMXBean().getPid());
+    }
+
+    @Bean(destroyMethod = "close")
+    KeyCache keyCache(DataDirectory data, MemoryBudget budget, BufferTracker tracker, MemoryProperties memory) {
+        return new KeyCache(data, budget, tracker, memory.keyIdleTimeout());
+    }
+
+    @Bean
+    ProvingBackends provingBackends(GpuProperties gpu) {
+        Map<String, ProverBackend> byDevice = new LinkedHashMap<>();
+        List<ProvingDevice> devices = new ArrayList<>();
+        Optional<ProverBackend> gpuBackend = gpu.enabled() ? ProverBackends.byName("gpu") : Optional.empty();
+        if (gpuBackend.isPresent()) {
+            List<Integer> ordinals = gpu.devices().isEmpty() ? List.of(0) : gpu.devices();
+            for (int ordinal : ordinals) {
+                CpuDevice device = new CpuDevice("gpu" + ordinal);
+                devices.add(device);
+                byDevice.put(device.id(), gpuBackend.get());
+            }
+        } else {
+            devices.add(new CpuDevice());
+            byDevice.put(CpuDevice.ID, new CpuProverBackend());
+        }
+        LOG.info("proving devices: {} (backends available: {})", byDevice.keySet(), ProverBackends.names());
+        return new ProvingBackends(devices, byDevice);
+    }
+
+    @Bean(destroyMethod = "")
+    ProvingEngine provingEngine(EngineConfig config, MemoryBudget budget, BufferTracker tracker, KeyCache keys,
+                                ProvingBackends backends) {
+        Groth16PartitionProver prover = new Groth16PartitionProver(keys, backends.byDevice());
+        return ProvingEngine.builder(config, prover).budget(budget).tracker(tracker).keyEvictor(keys)
+                .devices(backends.devices()).start();
+    }
+}

@@ -1,0 +1,304 @@
+package io.proofline.service;
+
+import com.github.kagkarlsson.scheduler.SchedulerClient;
+import com.github.kagkarlsson.scheduler.task.TaskInstance;
+import io.proofline.engine.CircuitRef;
+import io.proofline.engine.JobState;
+import io.proofline.engine.JobStatus;
+import io.proofline.engine.MemoryBudget;
+import io.proofline.engine.PartitionFootprint;
+import io.proofline.engine.PartitionInput;
+import io.proofline.engine.PartitionStatus;
+import io.proofline.engine.Priority;
+import io.proofline.engine.ProvingEngine;
+import io.proofline.snark.Witness;
+import io.proofline.snark.format.FormatException;
+import io.proofline.snark.format.WtnsReader;
+import io.proofline.witness.WitnessInput;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Jobs as clients see them: validated submission (idempotent by {@code requestId}), durable queueing through the job
+ * scheduler, status with live stages, proofs, cancellation from any instance.
+ */
+@Service
+public class JobService {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JobService.class);
+    public static final int MAX_PARTITIONS = 1024;
+    public static final int MAX_PAGE_SIZE = 500;
+
+    /** One partition of a submission: a {@code .wtns} or an {@code input.json}; {@code field} names it in errors. */
+    public record NewPartition(PartitionInput.Format format, byte[] bytes, String field) {
+    }
+
+    /** A submission; {@code priority}, {@code requestId} and {@code verify} may be null. */
+    public record NewJob(String circuitId, Priority priority, String requestId, Boolean verify,
+                         List<NewPartition> partitions) {
+    }
+
+    /** The job a submission made or, for a repeated {@code requestId}, found. */
+    public record Submitted(JobRecord job, boolean created) {
+    }
+
+    /** A job with its partitions (live from the engine when it runs on this instance). */
+    public record JobView(JobRecord job, List<PartitionRecord> partitions) {
+    }
+
+    private final JobStore store;
+    private final CircuitService circuits;
+    private final KeyCache keys;
+    private final ProvingEngine engine;
+    private final MemoryBudget budget;
+    private final DataDirectory data;
+    private final TransactionTemplate tx;
+    private final SchedulerClient scheduler;
+    private final JobRunner runner;
+    private final PipelineProperties pipeline;
+    private volatile boolean draining;
+
+    JobService(JobStore store, CircuitService circuits, KeyCache keys, ProvingEngine engine, MemoryBudget budget,
+               DataDirectory data, TransactionTemplate tx, SchedulerClient scheduler, JobRunner runner,
+               PipelineProperties pipeline) {
+        this.store = store;
+        this.circuits = circuits;
+        this.keys = keys;
+        this.engine = engine;
+        this.budget = budget;
+        this.data = data;
+        this.tx = tx;
+        this.scheduler = scheduler;
+        this.runner = runner;
+        this.pipeline = pipeline;
+    }
+
+    /** Stops intake on this instance (draining for shutdown, or an admin's action). */
+    public void drain() {
+        draining = true;
+        engine.drain();
+    }
+
+    public void resume() {
+        draining = false;
+        engine.resume();
+    }
+
+    /** Whether this instance takes new jobs. */
+    public boolean isAcceptingWork() {
+        return !draining && engine.isAcceptingWork();
+    }
+
+    public Submitted submit(NewJob request) {
+        if (request.requestId() != null) {
+            if (request.requestId().isBlank() || request.requestId().length() > 200) {
+                throw InvalidFieldException.malformed("requestId", "requestId must have 1 to 200 characters");
+            }
+            Optional<JobRecord> existing = store.findByRequestId(request.requestId());
+            if (existing.isPresent()) {
+                return new Submitted(existing.get(), false);
+            }
+        }
+        if (request.circuitId() == null || request.circuitId().isBlank()) {
+            throw InvalidFieldException.malformed("circuitId", "circuitId is required");
+        }
+        CircuitInfo circuit = circuits.get(request.circuitId());
+        List<NewPartition> partitions = request.partitions();
+        if (partitions == null || partitions.isEmpty()) {
+            throw InvalidFieldException.malformed("partitions", "a job needs at least one partition");
+        }
+        if (partitions.size() > MAX_PARTITIONS) {
+            throw InvalidFieldException.malformed("partitions", "at most " + MAX_PARTITIONS + " partitions per job");
+        }
+        partitions.forEach(p -> check(p, circuit));
+        checkFits(circuit);
+        admit(partitions.size());
+
+        String id = UUID.randomUUID().toString();
+        Priority priority = request.priority() == null ? Priority.NORMAL : request.priority();
+        JobRecord job = new JobRecord(id, circuit.id(), request.requestId(), JobState.QUEUED, priority,
+                request.verify(), partitions.size(), null, 0, false, null, null, Instant.now(), null, null);
+        List<PartitionRecord> rows = writeInputs(id, partitions);
+        try {
+            tx.executeWithoutResult(status -> {
+                store.insert(job, rows);
+                scheduler.schedule(new TaskInstance<Void>(JobSchedulingConfiguration.PROVE_TASK, id, () -> null,
+                        priority.ordinal()), Instant.now());
+            });
+        } catch (DuplicateKeyException sameRequestId) {
+            deleteInputs(id);
+            return new Submitted(store.findByRequestId(request.requestId()).orElseThrow(), false);
+        } catch (RuntimeException e) {
+            deleteInputs(id);
+            throw e;
+        }
+        LOG.debug("job {} queued: circuit {}, {} partitions, {}", id, circuit.id(), partitions.size(), priority);
+        return new Submitted(job, true);
+    }
+
+    public JobView get(String id) {
+        JobRecord job = find(id);
+        List<PartitionRecord> partitions = store.partitions(id);
+        Optional<JobStatus> live = runner.liveStatus(id);
+        if (live.isPresent() && !job.status().isTerminal()) {
+            List<PartitionRecord> merged = new ArrayList<>();
+            for (PartitionRecord p : partitions) {
+                PartitionStatus s = p.index() < live.get().partitions().size()
+                        ? live.get().partitions().get(p.index()) : null;
+                merged.add(s == null ? p : new PartitionRecord(p.jobId(), p.index(), p.format(), p.bytes(), s.stage(),
+                        s.device(), Timings.of(s.timings())));
+            }
+            JobRecord withTimings = new JobRecord(job.id(), job.circuitId(), job.requestId(), job.status(),
+                    job.priority(), job.verify(), job.partitions(), job.owner(), job.attempts(),
+                    job.cancelRequested(), job.error(), Timings.of(live.get().timings()), job.createdAt(),
+                    job.startedAt(), job.finishedAt());
+            return new JobView(withTimings, merged);
+        }
+        return new JobView(job, partitions);
+    }
+
+    public JobPage list(Optional<JobState> status, int page, int size) {
+        if (page < 0) {
+            throw InvalidFieldException.malformed("page", "page must not be negative");
+        }
+        if (size < 1 || size > MAX_PAGE_SIZE) {
+            throw InvalidFieldException.malformed("size", "size must be 1 to " + MAX_PAGE_SIZE);
+        }
+        return store.list(status, page, size);
+    }
+
+    /** The proofs of a DONE job, in partition order. */
+    public List<StoredProof> proofs(String id) {
+        JobRecord job = find(id);
+        if (job.status() != JobState.DONE) {
+            throw new ConflictException("id", "job " + id + " is " + job.status() + (job.error() == null ? ""
+                    : ": " + job.error()) + "; proofs exist only for DONE jobs");
+        }
+        return store.proofs(id);
+    }
+
+    /** Cancels a job wherever it is; answers its state afterwards. */
+    public JobView cancel(String id) {
+        JobRecord job = find(id);
+        if (job.status().isTerminal()) {
+            throw new ConflictException("id", "job " + id + " has already finished (" + job.status() + ")");
+        }
+        if (store.cancelQueued(id)) {
+            try {
+                scheduler.cancel(new TaskInstance<Void>(JobSchedulingConfiguration.PROVE_TASK, id));
+            } catch (RuntimeException pickedMeanwhile) {
+                // its runner sees the job CANCELLED and ends at once
+            }
+        } else if (store.requestCancel(id)) {
+            runner.cancelLocal(id);
+        }
+        return get(id);
+    }
+
+    private JobRecord find(String id) {
+        return (DataDirectory.isJobId(id) ? store.find(id) : Optional.<JobRecord>empty())
+                .orElseThrow(() -> new NotFoundException("id", "no job " + id));
+    }
+
+    private void check(NewPartition p, CircuitInfo circuit) {
+        if (p.bytes() == null || p.bytes().length == 0) {
+            throw InvalidFieldException.malformed(p.field(), p.field() + " is empty");
+        }
+        switch (p.format()) {
+            case WTNS -> {
+                try (Witness w = WtnsReader.read(MemorySegment.ofArray(p.bytes()), p.field())) {
+                    if (!w.curve().name().equals(circuit.curve())) {
+                        throw InvalidFieldException.unprocessable(p.field(), "the witness is over " + w.curve()
+                                + " but circuit " + circuit.id() + " is over " + circuit.curve());
+                    }
+                    if (w.size() != circuit.variables()) {
+                        throw InvalidFieldException.unprocessable(p.field(), "the witness has " + w.size()
+                                + " values but the circuit has " + circuit.variables() + " variables");
+                    }
+                } catch (FormatException e) {
+                    throw InvalidFieldException.unprocessable(p.field(), e.getMessage());
+                } catch (ServiceException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    throw InvalidFieldException.unprocessable(p.field(), "not a .wtns witness: " + e);
+                }
+            }
+            case INPUT_JSON -> {
+                if (!circuit.hasWasm()) {
+                    throw InvalidFieldException.unprocessable(p.field(), "circuit " + circuit.id()
+                            + " was registered without a wasm: submit .wtns witnesses");
+                }
+                try {
+                    WitnessInput.parseJson(p.bytes());
+                } catch (RuntimeException e) {
+                    throw InvalidFieldException.unprocessable(p.field(), "not a circuit input: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** A job whose one partition, with the circuit's key, can never fit the budget is refused now. */
+    private void checkFits(CircuitInfo circuit) {
+        long partition = PartitionFootprint.groth16(new CircuitRef(circuit.id(), circuit.variables(),
+                circuit.domainSize(), circuit.publicSignals())).total();
+        long needed = partition + keys.keyBytes(circuit.id());
+        if (needed > budget.total()) {
+            throw InvalidFieldException.unprocessable("circuitId", "one partition of circuit " + circuit.id()
+                    + " needs " + needed + " B with its key; the memory budget is " + budget.total() + " B");
+        }
+    }
+
+    private void admit(int partitions) {
+        if (!isAcceptingWork()) {
+            throw new BusyException("this instance is draining; submit to another instance", pipeline.retryAfter(),
+                    true);
+        }
+        long queued = store.queuedPartitions();
+        if (queued + partitions > pipeline.queueCapacity()) {
+            throw new BusyException("queue full: " + queued + " of " + pipeline.queueCapacity()
+                    + " partitions queued, the job needs " + partitions, pipeline.retryAfter(), false);
+        }
+    }
+
+    private List<PartitionRecord> writeInputs(String id, List<NewPartition> partitions) {
+        List<PartitionRecord> rows = new ArrayList<>();
+        try {
+            Files.createDirectories(data.job(id));
+            for (int i = 0; i < partitions.size(); i++) {
+                NewPartition p = partitions.get(i);
+                Path file = JobRunner.inputFile(data, id, i, p.format());
+                Files.write(file, p.bytes(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                        StandardOpenOption.SYNC);
+                rows.add(new PartitionRecord(id, i, p.format(), p.bytes().length, null, null, null));
+            }
+        } catch (IOException e) {
+            deleteInputs(id);
+            throw new UncheckedIOException(e);
+        }
+        return rows;
+    }
+
+    private void deleteInputs(String id) {
+        data.deleteJobInputs(id);
+    }
+
+    Duration retryAfter() {
+        return pipeline.retryAfter();
+    }
+}

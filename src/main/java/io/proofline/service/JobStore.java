@@ -1,0 +1,204 @@
+package io.proofline.service;
+
+import io.proofline.engine.JobState;
+import io.proofline.engine.PartitionInput;
+import io.proofline.engine.PartitionStatus;
+import io.proofline.engine.Priority;
+import io.proofline.engine.Stage;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Jobs, partitions and proofs in the database (JDBC; the schema is {@code db/migration}). Every state change is one
+ * conditional UPDATE, so two instances racing on a job cannot both finish it and a proof is stored once.
+ */
+@Repository
+class JobStore {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final List<String> UNFINISHED = List.of(JobState.QUEUED.name(), JobState.RUNNING.name());
+
+    private final JdbcClient jdbc;
+
+    JobStore(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    void insert(JobRecord job, List<PartitionRecord> partitions) {
+        jdbc.sql("""
+                insert into jobs (id, circuit_id, request_id, status, priority, verify, partitions, attempts,
+                                  cancel_requested, created_at)
+                values (?, ?, ?, ?, ?, ?, ?, 0, false, ?)""")
+                .params(job.id(), job.circuitId(), job.requestId(), job.status().name(), job.priority().name(),
+                        job.verify(), job.partitions(), ts(job.createdAt()))
+                .update();
+        for (PartitionRecord p : partitions) {
+            jdbc.sql("insert into job_partitions (job_id, idx, format, bytes, stage) values (?, ?, ?, ?, ?)")
+                    .params(p.jobId(), p.index(), p.format().name(), p.bytes(), Stage.QUEUED.name())
+                    .update();
+        }
+    }
+
+    Optional<JobRecord> find(String id) {
+        return jdbc.sql("select * from jobs where id = ?").param(id).query(JobStore::job).optional();
+    }
+
+    Optional<JobRecord> findByRequestId(String requestId) {
+        return jdbc.sql("select * from jobs where request_id = ?").param(requestId).query(JobStore::job).optional();
+    }
+
+    JobPage list(Optional<JobState> status, int page, int size) {
+        String where = status.map(s -> " where status = '" + s.name() + "'").orElse("");
+        long total = jdbc.sql("select count(*) from jobs" + where).query(Long.class).single();
+        List<JobRecord> jobs = jdbc.sql("select * from jobs" + where + " order by created_at desc, id limit ? offset ?")
+                .params(size, (long) page * size).query(JobStore::job).list();
+        return new JobPage(jobs, page, size, total);
+    }
+
+    List<PartitionRecord> partitions(String jobId) {
+        return jdbc.sql("select * from job_partitions where job_id = ? order by idx").param(jobId)
+                .query(JobStore::partition).list();
+    }
+
+    List<StoredProof> proofs(String jobId) {
+        return jdbc.sql("select idx, proof, public_signals from proofs where job_id = ? order by idx").param(jobId)
+                .query((rs, n) -> new StoredProof(rs.getInt(1), rs.getString(2), rs.getString(3))).list();
+    }
+
+    /** Partitions of jobs nobody has started: what the durable queue holds. */
+    long queuedPartitions() {
+        return jdbc.sql("select coalesce(sum(partitions), 0) from jobs where status = 'QUEUED'")
+                .query(Long.class).single();
+    }
+
+    long countByStatus(JobState state) {
+        return jdbc.sql("select count(*) from jobs where status = ?").param(state.name()).query(Long.class).single();
+    }
+
+    List<String> unfinishedIds() {
+        return jdbc.sql("select id from jobs where status in (:s)").param("s", UNFINISHED).query(String.class).list();
+    }
+
+    boolean hasUnfinishedJobs(String circuitId) {
+        return jdbc.sql("select count(*) from jobs where circuit_id = :c and status in (:s)")
+                .param("c", circuitId).param("s", UNFINISHED).query(Long.class).single() > 0;
+    }
+
+    /** This instance starts the job (again, after a takeover). */
+    boolean markRunning(String id, String owner) {
+        return jdbc.sql("""
+                update jobs set status = 'RUNNING', owner = ?, attempts = attempts + 1,
+                       started_at = coalesce(started_at, ?)
+                where id = ? and status in ('QUEUED', 'RUNNING')""")
+                .params(owner, ts(Instant.now()), id).update() == 1;
+    }
+
+    /** Back to the queue, for another instance or the next start. */
+    void requeue(String id) {
+        jdbc.sql("update jobs set status = 'QUEUED', owner = null where id = ? and status = 'RUNNING'")
+                .param(id).update();
+        jdbc.sql("update job_partitions set stage = 'QUEUED', device = null, timings = null where job_id = ?")
+                .param(id).update();
+    }
+
+    void updatePartitions(String jobId, List<PartitionStatus> partitions) {
+        for (PartitionStatus p : partitions) {
+            jdbc.sql("update job_partitions set stage = ?, device = ?, timings = ? where job_id = ? and idx = ?")
+                    .params(p.stage().name(), p.device(), json(Timings.of(p.timings())), jobId, p.index())
+                    .update();
+        }
+    }
+
+    /**
+     * Finishes a job that is not finished yet; with DONE its proofs are stored in the same transaction (the caller's).
+     *
+     * @return false when the job had already finished (another instance, or a cancellation, got there first)
+     */
+    boolean finish(String id, JobState state, String error, Timings timings, List<StoredProof> proofs) {
+        int updated = jdbc.sql("""
+                update jobs set status = ?, error = ?, timings = ?, finished_at = ?, owner = null
+                where id = ? and status in ('QUEUED', 'RUNNING')""")
+                .params(state.name(), truncate(error), json(timings), ts(Instant.now()), id).update();
+        if (updated != 1) {
+            return false;
+        }
+        for (StoredProof p : proofs) {
+            jdbc.sql("insert into proofs (job_id, idx, proof, public_signals) values (?, ?, ?, ?)")
+                    .params(id, p.index(), p.proofJson(), p.publicSignalsJson()).update();
+        }
+        return true;
+    }
+
+    /** Cancels a job no instance has started; false if it has started or finished. */
+    boolean cancelQueued(String id) {
+        return jdbc.sql("""
+                update jobs set status = 'CANCELLED', finished_at = ?, cancel_requested = true
+                where id = ? and status = 'QUEUED'""").params(ts(Instant.now()), id).update() == 1;
+    }
+
+    /** Asks the instance running the job to cancel it; false if it has finished. */
+    boolean requestCancel(String id) {
+        return jdbc.sql("update jobs set cancel_requested = true where id = ? and status in ('QUEUED', 'RUNNING')")
+                .param(id).update() == 1;
+    }
+
+    /** Finished jobs older than {@code before}, oldest first. */
+    List<String> finishedBefore(Instant before, int limit) {
+        return jdbc.sql("""
+                select id from jobs where status in ('DONE', 'FAILED', 'CANCELLED') and finished_at < ?
+                order by finished_at limit ?""").params(ts(before), limit).query(String.class).list();
+    }
+
+    void delete(String id) {
+        jdbc.sql("delete from proofs where job_id = ?").param(id).update();
+        jdbc.sql("delete from job_partitions where job_id = ?").param(id).update();
+        jdbc.sql("delete from jobs where id = ?").param(id).update();
+    }
+
+    private static JobRecord job(ResultSet rs, int row) throws SQLException {
+        Object verify = rs.getObject("verify");
+        return new JobRecord(rs.getString("id"), rs.getString("circuit_id"), rs.getString("request_id"),
+                JobState.valueOf(rs.getString("status")), Priority.valueOf(rs.getString("priority")),
+                verify == null ? null : rs.getBoolean("verify"), rs.getInt("partitions"), rs.getString("owner"),
+                rs.getInt("attempts"), rs.getBoolean("cancel_requested"), rs.getString("error"),
+                timings(rs.getString("timings")), instant(rs, "created_at"), instant(rs, "started_at"),
+                instant(rs, "finished_at"));
+    }
+
+    private static PartitionRecord partition(ResultSet rs, int row) throws SQLException {
+        return new PartitionRecord(rs.getString("job_id"), rs.getInt("idx"),
+                PartitionInput.Format.valueOf(rs.getString("format")), rs.getLong("bytes"),
+                Stage.valueOf(rs.getString("stage")), rs.getString("device"), timings(rs.getString("timings")));
+    }
+
+    static OffsetDateTime ts(Instant instant) {
+        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+    }
+
+    static Instant instant(ResultSet rs, String column) throws SQLException {
+        Timestamp t = rs.getTimestamp(column);
+        return t == null ? null : t.toInstant();
+    }
+
+    private static String json(Timings timings) {
+        return timings == null ? null : JSON.writeValueAsString(timings);
+    }
+
+    private static Timings timings(String json) {
+        return json == null ? null : JSON.readValue(json, Timings.class);
+    }
+
+    private static String truncate(String s) {
+        return s == null || s.length() <= 4000 ? s : s.substring(0, 3997) + "...";
+    }
+}

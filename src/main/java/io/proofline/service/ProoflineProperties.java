@@ -1,0 +1,13 @@
+package io.proofline.service;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * {@code proofline.*} settings that belong to no group.
+ *
+ * @param verifyProofs verify every proof before reporting it, unless a job says otherwise
+ */
+@ConfigurationProperties("proofline")
+record ProoflineProperties(@DefaultValue("true") boolean verifyProofs) {
+}

@@ -1,0 +1,29 @@
+package io.proofline.service;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * {@code proofline.store.*}: where circuits, job inputs and the embedded database live, and how long results stay.
+ * Instances sharing one PostgreSQL must share the data directory too (a ReadWriteMany volume): the database holds
+ * the jobs, the directory the zkeys and partition inputs they refer to.
+ *
+ * @param dataDir           the data directory ({@code PROOFLINE_DATA_DIR}, default {@code ./data})
+ * @param retention         finished jobs and their proofs are removed this long after they finished
+ * @param maxCircuitSize    the largest zkey (and wasm, r1cs) upload
+ * @param maxJobSize        the largest job submission (JSON body or multipart request)
+ * @param heartbeatInterval how often an instance renews the lease on the jobs it runs
+ * @param missedHeartbeats  heartbeats missed before another instance takes a job over
+ * @param pollingInterval   how often an instance looks for queued jobs
+ * @param instanceName      this instance's name in the lease table; empty means host name and process id
+ */
+@ConfigurationProperties("proofline.store")
+public record StoreProperties(@DefaultValue("./data") Path dataDir, @DefaultValue("7d") Duration retention,
+                       @DefaultValue("2GB") DataSize maxCircuitSize, @DefaultValue("256MB") DataSize maxJobSize,
+                       @DefaultValue("5s") Duration heartbeatInterval, @DefaultValue("6") int missedHeartbeats,
+                       @DefaultValue("1s") Duration pollingInterval, String instanceName) {
+}

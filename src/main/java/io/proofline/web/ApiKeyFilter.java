@@ -1,0 +1,56 @@
+package io.proofline.web;
+
+import io.github.resilience4j.ratelimiter.RateLimiter;
+import io.github.resilience4j.ratelimiter.RateLimiterConfig;
+import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.http.HttpStatus;
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.authority.AuthorityUtils;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * Authenticates {@code /api/**} requests by {@code X-API-Key} and limits each key's request rate
+ * (Resilience4j {@link RateLimiter}, one per key). A missing or wrong key leaves the request unauthenticated
+ * (the chain answers 401); a key over its rate gets 429 with {@code Retry-After}.
+ */
+final class ApiKeyFilter extends OncePerRequestFilter {
+
+    static final String HEADER = "X-API-Key";
+
+    private final Credentials credentials;
+    private final RateLimiterRegistry limiters;
+
+    ApiKeyFilter(Credentials credentials, int requestsPerSecond) {
+        this.credentials = credentials;
+        this.limiters = RateLimiterRegistry.of(RateLimiterConfig.custom()
+                .limitForPeriod(requestsPerSecond)
+                .limitRefreshPeriod(Duration.ofSeconds(1))
+                .timeoutDuration(Duration.ZERO)
+                .build());
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        String key = request.getHeader(HEADER);
+        if (credentials.isApiKey(key)) {
+            String id = Credentials.keyId(key);
+            if (!limiters.rateLimiter(id).acquirePermission()) {
+                response.setHeader("Retry-After", "1");
+                Problems.write(response, HttpStatus.TOO_MANY_REQUESTS, "rate limit of this API key exceeded", HEADER);
+                return;
+            }
+            var auth = new UsernamePasswordAuthenticationToken(id, null, AuthorityUtils.createAuthorityList("ROLE_API"));
+            SecurityContextHolder.getContext().setAuthentication(auth);
+        }
+        chain.doFilter(request, response);
+    }
+}

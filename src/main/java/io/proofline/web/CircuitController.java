@@ -1,0 +1,80 @@
+package io.proofline.web;
+
+import io.proofline.service.CircuitService;
+import io.proofline.service.InvalidFieldException;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RequestPart;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.multipart.MultipartFile;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+
+import java.util.List;
+import java.util.Optional;
+
+@RestController
+@RequestMapping("/api/v1/circuits")
+@Tag(name = "circuits", description = "register snarkjs/circom circuits (proving keys)")
+class CircuitController {
+
+    private final CircuitService circuits;
+
+    CircuitController(CircuitService circuits) {
+        this.circuits = circuits;
+    }
+
+    @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
+    @Operation(summary = "Register a circuit", description = "multipart: zkey (required), wasm (enables input "
+            + "partitions), r1cs (enables the constraint check), name. 201 when new, 200 when already registered.")
+    ResponseEntity<CircuitResponse> register(@RequestPart("zkey") MultipartFile zkey,
+                                             @RequestPart(value = "wasm", required = false) MultipartFile wasm,
+                                             @RequestPart(value = "r1cs", required = false) MultipartFile r1cs,
+                                             @RequestParam(value = "name", required = false) String name) {
+        if (zkey.isEmpty()) {
+            throw InvalidFieldException.malformed("zkey", "zkey is empty");
+        }
+        var registered = circuits.register(zkey::getInputStream, upload(wasm), upload(r1cs), name);
+        CircuitResponse body = CircuitResponse.of(registered.circuit());
+        var location = ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}").buildAndExpand(body.id()).toUri();
+        return ResponseEntity.status(registered.created() ? HttpStatus.CREATED : HttpStatus.OK).location(location)
+                .body(body);
+    }
+
+    @GetMapping
+    @Operation(summary = "List circuits")
+    List<CircuitResponse> list() {
+        return circuits.list().stream().map(CircuitResponse::of).toList();
+    }
+
+    @GetMapping("/{id}")
+    @Operation(summary = "One circuit")
+    CircuitResponse get(@PathVariable String id) {
+        return CircuitResponse.of(circuits.get(id));
+    }
+
+    @GetMapping(value = "/{id}/verification-key", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "The circuit's snarkjs verification_key.json")
+    String verificationKey(@PathVariable String id) {
+        return circuits.verificationKeyJson(id);
+    }
+
+    @DeleteMapping("/{id}")
+    @Operation(summary = "Remove a circuit (409 while unfinished jobs use it)")
+    ResponseEntity<Void> delete(@PathVariable String id) {
+        circuits.delete(id);
+        return ResponseEntity.noContent().build();
+    }
+
+    private static Optional<io.proofline.service.Upload> upload(MultipartFile part) {
+        return part == null || part.isEmpty() ? Optional.empty() : Optional.of(part::getInputStream);
+    }
+}

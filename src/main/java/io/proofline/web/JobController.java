@@ -1,0 +1,166 @@
+package io.proofline.web;
+
+import io.proofline.engine.JobState;
+import io.proofline.engine.PartitionInput;
+import io.proofline.engine.Priority;
+import io.proofline.service.InvalidFieldException;
+import io.proofline.service.JobService;
+import io.proofline.service.StoredProof;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RequestPart;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.multipart.MultipartFile;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+@RestController
+@RequestMapping("/api/v1/jobs")
+@Tag(name = "jobs", description = "submit proof jobs, follow them, fetch proofs, cancel")
+class JobController {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final JobService jobs;
+
+    JobController(JobService jobs) {
+        this.jobs = jobs;
+    }
+
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Submit a job (JSON)", description = "partitions: [{witness: <base64 .wtns>} | {input: {...}}]. "
+            + "202 with Location; a repeated requestId answers the existing job with 200.")
+    ResponseEntity<JobResponse> submit(@RequestBody JobSubmission body) {
+        if (body == null) {
+            throw InvalidFieldException.malformed("body", "a JSON object is required");
+        }
+        List<JobService.NewPartition> partitions = new ArrayList<>();
+        if (body.partitions() != null) {
+            for (int i = 0; i < body.partitions().size(); i++) {
+                partitions.add(partition(body.partitions().get(i), "partitions[" + i + "]"));
+            }
+        }
+        return accepted(jobs.submit(new JobService.NewJob(body.circuitId(), priority(body.priority()),
+                body.requestId(), body.verify(), partitions)));
+    }
+
+    @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
+    @Operation(summary = "Submit a job (multipart)", description = "circuitId, one 'witness' file (.wtns) per "
+            + "partition, optional priority, requestId, verify")
+    ResponseEntity<JobResponse> submitMultipart(@RequestParam("circuitId") String circuitId,
+                                                @RequestPart("witness") List<MultipartFile> witnesses,
+                                                @RequestParam(value = "priority", required = false) String priority,
+                                                @RequestParam(value = "requestId", required = false) String requestId,
+                                                @RequestParam(value = "verify", required = false) Boolean verify) {
+        List<JobService.NewPartition> partitions = new ArrayList<>();
+        for (int i = 0; i < witnesses.size(); i++) {
+            try {
+                partitions.add(new JobService.NewPartition(PartitionInput.Format.WTNS, witnesses.get(i).getBytes(),
+                        "witness[" + i + "]"));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return accepted(jobs.submit(new JobService.NewJob(circuitId, priority(priority), requestId, verify,
+                partitions)));
+    }
+
+    @GetMapping
+    @Operation(summary = "List jobs, newest first", description = "filter by status; paged (page from 0, size up to 500)")
+    JobPageResponse list(@RequestParam(value = "status", required = false) String status,
+                         @RequestParam(value = "page", defaultValue = "0") int page,
+                         @RequestParam(value = "size", defaultValue = "50") int size) {
+        Optional<JobState> state = Optional.ofNullable(status).map(s -> enumValue(JobState.class, s, "status"));
+        var result = jobs.list(state, page, size);
+        return new JobPageResponse(result.jobs().stream().map(JobResponse::summary).toList(), result.page(),
+                result.size(), result.total());
+    }
+
+    @GetMapping("/{id}")
+    @Operation(summary = "A job with its partitions, stages and timings")
+    JobResponse get(@PathVariable String id) {
+        return JobResponse.of(jobs.get(id));
+    }
+
+    @GetMapping("/{id}/proof")
+    @Operation(summary = "The proofs of a DONE job (409 otherwise), snarkjs shapes")
+    ProofsResponse proof(@PathVariable String id) {
+        List<ProofsResponse.PartitionProof> proofs = new ArrayList<>();
+        for (StoredProof p : jobs.proofs(id)) {
+            proofs.add(new ProofsResponse.PartitionProof(JSON.readTree(p.proofJson()),
+                    JSON.readTree(p.publicSignalsJson())));
+        }
+        return new ProofsResponse(proofs);
+    }
+
+    @DeleteMapping("/{id}")
+    @Operation(summary = "Cancel a job (409 when it has finished)")
+    ResponseEntity<JobResponse> cancel(@PathVariable String id) {
+        return ResponseEntity.accepted().body(JobResponse.of(jobs.cancel(id)));
+    }
+
+    private ResponseEntity<JobResponse> accepted(JobService.Submitted submitted) {
+        var location = ServletUriComponentsBuilder.fromCurrentContextPath().path("/api/v1/jobs/{id}")
+                .buildAndExpand(submitted.job().id()).toUri();
+        return ResponseEntity.status(submitted.created() ? HttpStatus.ACCEPTED : HttpStatus.OK).location(location)
+                .body(JobResponse.of(new JobService.JobView(submitted.job(), List.of())));
+    }
+
+    private static JobService.NewPartition partition(JobSubmission.Partition p, String field) {
+        if (p == null) {
+            throw InvalidFieldException.malformed(field, field + " is null");
+        }
+        boolean hasWitness = p.witness() != null;
+        boolean hasInput = p.input() != null && !p.input().isNull();
+        if (hasWitness == hasInput) {
+            throw InvalidFieldException.malformed(field, field + " needs exactly one of witness and input");
+        }
+        if (hasWitness) {
+            try {
+                return new JobService.NewPartition(PartitionInput.Format.WTNS, Base64.getMimeDecoder().decode(p.witness()),
+                        field + ".witness");
+            } catch (IllegalArgumentException e) {
+                throw InvalidFieldException.malformed(field + ".witness", "not base64: " + e.getMessage());
+            }
+        }
+        JsonNode input = p.input();
+        if (!input.isObject()) {
+            throw InvalidFieldException.malformed(field + ".input", "input must be a JSON object");
+        }
+        return new JobService.NewPartition(PartitionInput.Format.INPUT_JSON,
+                JSON.writeValueAsString(input).getBytes(StandardCharsets.UTF_8), field + ".input");
+    }
+
+    private static Priority priority(String value) {
+        return value == null ? null : enumValue(Priority.class, value, "priority");
+    }
+
+    static <E extends Enum<E>> E enumValue(Class<E> type, String value, String field) {
+        try {
+            return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw InvalidFieldException.malformed(field, "unknown " + field + " '" + value + "'; one of "
+                    + java.util.Arrays.toString(type.getEnumConstants()));
+        }
+    }
+}

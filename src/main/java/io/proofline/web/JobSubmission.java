@@ -1,0 +1,22 @@
+package io.proofline.web;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+import tools.jackson.databind.JsonNode;
+
+import java.util.List;
+
+/** {@code POST /api/v1/jobs} as JSON. */
+record JobSubmission(
+        @Schema(description = "the circuit's id (its zkey's SHA-256)", requiredMode = Schema.RequiredMode.REQUIRED)
+        String circuitId,
+        @Schema(description = "LOW, NORMAL (default), HIGH or CRITICAL") String priority,
+        @Schema(description = "makes submission idempotent: the same requestId answers the same job") String requestId,
+        @Schema(description = "verify each proof before reporting it; default: proofline.verify-proofs") Boolean verify,
+        @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<Partition> partitions) {
+
+    /** One partition: exactly one of a base64 {@code .wtns} or a circuit input object. */
+    record Partition(@Schema(description = "a snarkjs/circom .wtns file, base64") String witness,
+                     @Schema(description = "input.json for the circuit's witness calculator (needs its wasm)")
+                     JsonNode input) {
+    }
+}
