@@ -178,7 +178,7 @@
     var opened = false;
     source.onopen = function () { opened = true; };
     source.onmessage = parse;
-    source.addEventListener("pipeline", parse);
+    source.addEventListener("snapshot", parse);
     source.onerror = function () {
       var live = document.getElementById("live");
       if (live) live.classList.remove("on");

@@ -69,7 +69,7 @@ class ConsolePagesTest {
                         // queues: 28 waiting for the GPU, hand-off unbounded
                         containsString("data-field=\"awaitingGpu\">28<"), containsString("unbounded"),
                         // the chart's stream, the WebJar, the demo button, no CDN
-                        containsString("data-stream=\"/api/v1/pipeline/stream\""),
+                        containsString("data-stream=\"/console/stream\""),
                         containsString("/webjars/uplot/1.6.30/dist/uPlot.iife.min.js"),
                         containsString("Run demo load"),
                         not(containsString("cdn")))));

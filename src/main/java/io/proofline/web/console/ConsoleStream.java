@@ -1,7 +1,6 @@
-package io.proofline.web;
+package io.proofline.web.console;
 
 import io.proofline.engine.PipelineSnapshot;
-import io.proofline.engine.ProvingEngine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
@@ -18,37 +17,36 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code GET /api/v1/pipeline/stream}: the pipeline snapshot of {@code GET /api/v1/pipeline} as server-sent events,
- * one {@code pipeline} event per {@link #PERIOD} to every subscriber. A timer rather than the tracker's lifecycle
- * events: RSS and heap move between events, and a burst of events would flood slow clients; one second is what
- * an eye (and the console's chart) can follow.
+ * {@code GET /console/stream}: the snapshot stream of {@code /api/v1/pipeline/stream} (same events, same JSON) for
+ * the console's page, under the admin session. The API's stream takes API keys only, and a key must not be put
+ * into a web page; this one is reached with the session that loaded the page.
  */
 @RestController
-class PipelineStream implements AutoCloseable {
+class ConsoleStream implements AutoCloseable {
 
     static final Duration PERIOD = Duration.ofSeconds(1);
-    /** Subscribers reconnect (EventSource does so by itself) after this, so dead connections do not pile up. */
+    /** EventSource reconnects by itself; a bounded lifetime keeps dead connections from piling up. */
     static final Duration EMITTER_TIMEOUT = Duration.ofMinutes(30);
-    private static final Logger LOG = LoggerFactory.getLogger(PipelineStream.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ConsoleStream.class);
 
-    private final ProvingEngine engine;
+    private final ConsoleBackend backend;
     private final List<SseEmitter> subscribers = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().name("pipeline-stream").daemon().factory());
+            Thread.ofPlatform().name("console-stream").daemon().factory());
 
-    PipelineStream(ProvingEngine engine) {
-        this.engine = engine;
+    ConsoleStream(ConsoleBackend backend) {
+        this.backend = backend;
         timer.scheduleAtFixedRate(this::publish, PERIOD.toMillis(), PERIOD.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    @GetMapping(value = "/api/v1/pipeline/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    @GetMapping(value = "/console/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     SseEmitter stream() {
         SseEmitter emitter = new SseEmitter(EMITTER_TIMEOUT.toMillis());
         emitter.onCompletion(() -> subscribers.remove(emitter));
         emitter.onTimeout(() -> subscribers.remove(emitter));
         emitter.onError(e -> subscribers.remove(emitter));
-        // The first event goes out at once, so a page does not wait a period for its first figures.
-        if (send(emitter, engine.snapshot())) {
+        // The first event goes out at once, so the page does not wait a period for its first figures.
+        if (send(emitter, backend.snapshot())) {
             subscribers.add(emitter);
         }
         return emitter;
@@ -59,20 +57,20 @@ class PipelineStream implements AutoCloseable {
             return;
         }
         try {
-            PipelineSnapshot snapshot = engine.snapshot();
+            PipelineSnapshot snapshot = backend.snapshot();
             for (SseEmitter emitter : subscribers) {
                 if (!send(emitter, snapshot)) {
                     subscribers.remove(emitter);
                 }
             }
         } catch (RuntimeException e) {
-            LOG.warn("pipeline stream: could not publish a snapshot", e);
+            LOG.warn("console stream: could not publish a snapshot", e);
         }
     }
 
     private static boolean send(SseEmitter emitter, PipelineSnapshot snapshot) {
         try {
-            emitter.send(SseEmitter.event().name("pipeline").data(snapshot, MediaType.APPLICATION_JSON));
+            emitter.send(SseEmitter.event().name("snapshot").data(snapshot, MediaType.APPLICATION_JSON));
             return true;
         } catch (IOException | IllegalStateException e) {
             emitter.completeWithError(e);
