@@ -20,7 +20,7 @@
   // Same as BufferTable#heat: log scale of a cell's bytes against the largest cell.
   function heat(b, max) {
     if (b <= 0 || max <= 0) return 0;
-    return 0.15 + 0.85 * Math.log1p(b) / Math.log1p(max);
+    return 0.12 + 0.88 * Math.max(0, 1 - Math.log10(max / b) / 3);
   }
 
   function setText(root, field, text) {

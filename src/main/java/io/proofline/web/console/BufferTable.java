@@ -12,7 +12,7 @@ import java.util.List;
  * The dashboard's buffer table: buffer classes as rows (in the order an operator reads a pile-up: a/b/c first,
  * then what a partition carries, then what outlives partitions, then uploads), stages as columns. Each non-empty
  * cell carries a heat from 0 to 1 on a logarithmic scale of its bytes against the largest cell, so that a 16 GiB
- * pile in {@code AWAITING_GPU} stands out beside kilobyte handles; {@code console.js} computes the same.
+ * pile in {@code AWAITING_GPU} stands out beside megabyte handles; {@code console.js} computes the same.
  */
 public record BufferTable(List<Stage> stages, List<Row> rows, long totalBytes) {
 
@@ -57,15 +57,19 @@ public record BufferTable(List<Stage> stages, List<Row> rows, long totalBytes) {
         return new BufferTable(stages, rows, total);
     }
 
+    /** Cells this many factors of ten below the largest get the faintest tint. */
+    static final double HEAT_DECADES = 3;
+
     /**
-     * {@code 0.15 + 0.85 · ln(1 + bytes) / ln(1 + max)}: any live buffer is visible, the largest cell is full
-     * strength, and each factor of ten in between adds about the same tint.
+     * {@code 0.12 + 0.88 · max(0, 1 − log₁₀(max / bytes) / 3)}: the largest cell is full strength, each factor of
+     * ten below it is a step fainter, and anything live (even a few-byte handle beside 16 GiB piles) stays visible.
      */
     static double heat(long bytes, long max) {
         if (bytes <= 0 || max <= 0) {
             return 0;
         }
-        return 0.15 + 0.85 * Math.log1p(bytes) / Math.log1p(max);
+        double decadesBelow = Math.log10((double) max / bytes);
+        return 0.12 + 0.88 * Math.max(0, 1 - decadesBelow / HEAT_DECADES);
     }
 
     static String label(BufferClass bufferClass) {

@@ -1,7 +1,6 @@
 package io.proofline.web.console;
 
 import io.proofline.engine.EngineConfig;
-import io.proofline.engine.JobState;
 import io.proofline.engine.PartitionStatus;
 import io.proofline.engine.PipelineSnapshot;
 import io.proofline.engine.ProvingEngine;
@@ -142,7 +141,9 @@ class ServiceConsoleBackend implements ConsoleBackend {
     @Override
     public boolean cancel(String jobId) {
         try {
-            return jobs.cancel(jobId).job().status() == JobState.CANCELLED;
+            // Accepted: a queued job is cancelled at once, a running one as each partition stops.
+            jobs.cancel(jobId);
+            return true;
         } catch (ConflictException | NotFoundException alreadyFinishedOrGone) {
             return false;
         }

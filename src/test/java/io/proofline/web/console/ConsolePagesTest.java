@@ -60,6 +60,8 @@ class ConsolePagesTest {
                         containsString("<span class=\"count\">84</span>"),
                         containsString("336 GiB"),
                         containsString("--heat:1.000"),
+                        // the witnesses waiting (112 GiB, a third of it) strong; 3 MiB of handles faintest
+                        containsString("--heat:0.860"), containsString("--heat:0.120"),
                         // memory panel: RSS and its peak, the budget as a bar, heap, off-heap, the GPU
                         containsString("668 GiB"), containsString("700 GiB"),
                         containsString("610 GiB"), containsString("740 GiB"),
