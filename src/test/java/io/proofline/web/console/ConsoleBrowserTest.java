@@ -147,6 +147,12 @@ class ConsoleBrowserTest {
         // Back on the dashboard while the rest runs: let the chart gather a little history, then take the picture.
         browser.get(url("/console"));
         waitFor(Duration.ofSeconds(30), "live figures", () -> chartSamples() >= 12 && hotCells() > 0);
+        // The whole dashboard in one picture: grow the window to the page's height.
+        JavascriptExecutor js = (JavascriptExecutor) browser;
+        long pageHeight = ((Number) js.executeScript("return document.documentElement.scrollHeight;")).longValue();
+        long chrome = ((Number) js.executeScript("return window.outerHeight - window.innerHeight;")).longValue();
+        browser.manage().window().setSize(new org.openqa.selenium.Dimension(1280, (int) (pageHeight + chrome)));
+        Thread.sleep(500);
         Files.createDirectories(SCREENSHOT.getParent());
         byte[] png = ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
         Files.write(SCREENSHOT, png);
