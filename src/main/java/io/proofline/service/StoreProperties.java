@@ -17,7 +17,7 @@ import java.time.Duration;
  * @param maxCircuitSize    the largest zkey (and wasm, r1cs) upload
  * @param maxJobSize        the largest job submission (JSON body or multipart request)
  * @param heartbeatInterval how often an instance renews the lease on the jobs it runs
- * @param missedHeartbeats  heartbeats missed before another instance takes a job over
+ * @param missedHeartbeats  heartbeats missed before another instance takes a job over (at least 4)
  * @param pollingInterval   how often an instance looks for queued jobs
  * @param instanceName      this instance's name in the lease table; empty means host name and process id
  */

@@ -32,7 +32,7 @@ import java.util.stream.Collectors;
  * Every error as an RFC 9457 {@code application/problem+json} with a {@code field} property naming the request
  * field at fault (where there is one).
  */
-@RestControllerAdvice(basePackages = "io.proofline.web")
+@RestControllerAdvice
 class ProblemHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProblemHandler.class);
