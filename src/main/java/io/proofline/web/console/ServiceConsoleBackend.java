@@ -1,0 +1,191 @@
+package io.proofline.web.console;
+
+import io.proofline.engine.EngineConfig;
+import io.proofline.engine.PartitionStatus;
+import io.proofline.engine.PipelineSnapshot;
+import io.proofline.engine.ProvingEngine;
+import io.proofline.engine.StageTimings;
+import io.proofline.service.CircuitInfo;
+import io.proofline.service.CircuitService;
+import io.proofline.service.ConflictException;
+import io.proofline.service.JobRecord;
+import io.proofline.service.JobService;
+import io.proofline.service.KeyCache;
+import io.proofline.service.NotFoundException;
+import io.proofline.service.PartitionRecord;
+import io.proofline.service.Timings;
+import org.springframework.core.env.Environment;
+import org.springframework.stereotype.Component;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/** The console over the service's beans: jobs from the job store (live stages from the engine), circuits, keys. */
+@Component
+class ServiceConsoleBackend implements ConsoleBackend {
+
+    private final ProvingEngine engine;
+    private final EngineConfig config;
+    private final JobService jobs;
+    private final CircuitService circuits;
+    private final KeyCache keys;
+    private final DemoCircuit demo;
+    private final Environment environment;
+    private final Units units;
+
+    ServiceConsoleBackend(ProvingEngine engine, EngineConfig config, JobService jobs, CircuitService circuits,
+                          KeyCache keys, DemoCircuit demo, Environment environment, Units units) {
+        this.engine = engine;
+        this.config = config;
+        this.jobs = jobs;
+        this.circuits = circuits;
+        this.keys = keys;
+        this.demo = demo;
+        this.environment = environment;
+        this.units = units;
+    }
+
+    @Override
+    public PipelineSnapshot snapshot() {
+        return engine.snapshot();
+    }
+
+    @Override
+    public boolean acceptingWork() {
+        return jobs.isAcceptingWork();
+    }
+
+    @Override
+    public List<JobRow> recentJobs(int limit) {
+        Map<String, String> names = circuitNames();
+        return jobs.list(Optional.empty(), 0, Math.min(limit, JobService.MAX_PAGE_SIZE)).jobs().stream()
+                .map(j -> row(j, names)).toList();
+    }
+
+    @Override
+    public Optional<JobDetail> job(String id) {
+        JobService.JobView view;
+        try {
+            view = jobs.get(id);
+        } catch (NotFoundException e) {
+            return Optional.empty();
+        }
+        List<PartitionStatus> partitions = new ArrayList<>();
+        for (PartitionRecord p : view.partitions()) {
+            partitions.add(new PartitionStatus(p.index(), p.stage(), p.device() == null ? "" : p.device(),
+                    timings(p.timings())));
+        }
+        JobRecord job = view.job();
+        return Optional.of(new JobDetail(row(job, circuitNames()), partitions, timings(job.timings()),
+                Optional.ofNullable(job.error()).filter(e -> !e.isBlank())));
+    }
+
+    @Override
+    public List<CircuitRow> circuits() {
+        Map<String, List<KeyCache.CachedKey>> cached = keys.cached().stream()
+                .collect(Collectors.groupingBy(KeyCache.CachedKey::circuitId));
+        return circuits.list().stream().map(c -> new CircuitRow(c.id(), c.name(), c.curve(), c.constraints(),
+                c.variables(), c.publicSignals(), c.domainSize(), c.zkeyBytes(),
+                cached.getOrDefault(c.id(), List.of()).stream()
+                        // the key cache holds host copies; device-resident keys come with the GPU backend
+                        .map(k -> new CircuitRow.CachedKey("host", k.bytes(), k.pins(), k.idle())).toList()))
+                .toList();
+    }
+
+    @Override
+    public List<ConfigEntry> configuration() {
+        List<ConfigEntry> entries = new ArrayList<>();
+        entries.add(new ConfigEntry("memory", "proofline.memory.budget", units.bytes(config.budgetBytes())
+                + (environment.containsProperty("proofline.memory.budget") ? "" : " (memory limit less headroom)")));
+        entries.add(new ConfigEntry("memory", "proofline.memory.headroom", units.bytes(config.headroomBytes())));
+        entries.add(property("memory", "proofline.memory.key-idle-timeout"));
+        entries.add(new ConfigEntry("pipeline", "proofline.pipeline.synthesis-workers",
+                String.valueOf(config.synthesisWorkers())));
+        entries.add(new ConfigEntry("pipeline", "proofline.pipeline.queue-capacity",
+                config.queueCapacity() + " partitions"));
+        entries.add(new ConfigEntry("pipeline", "proofline.pipeline.handoff-capacity",
+                config.handoffCapacity() + " partitions"));
+        entries.add(new ConfigEntry("pipeline", "proofline.pipeline.finalizer-threads",
+                String.valueOf(config.finalizerThreads())));
+        entries.add(property("pipeline", "proofline.pipeline.job-threads"));
+        entries.add(new ConfigEntry("pipeline", "policy", config.policy().name()));
+        entries.add(new ConfigEntry("gpu", "proofline.gpu.enabled",
+                environment.getProperty("proofline.gpu.enabled", "true")));
+        entries.add(new ConfigEntry("gpu", "proofline.gpu.workers-per-device",
+                String.valueOf(config.workersPerDevice())));
+        entries.add(new ConfigEntry("gpu", "devices", engine.snapshot().devices().stream()
+                .map(d -> d.id() + " (" + d.workers() + " workers, breaker " + d.breakerState().toLowerCase() + ")")
+                .collect(Collectors.joining(", "))));
+        entries.add(new ConfigEntry("gpu", "breaker", "opens at half of " + EngineConfig.BREAKER_WINDOW
+                + " prove starts failing (after " + config.breakerMinimumCalls() + "), retries after "
+                + units.duration(config.deviceRetryAfter())));
+        entries.add(new ConfigEntry("proofs", "proofline.verify-proofs", String.valueOf(config.verifyProofs())));
+        entries.add(property("store", "proofline.store.data-dir"));
+        entries.add(property("store", "proofline.store.retention"));
+        entries.add(new ConfigEntry("store", "spring.datasource.url",
+                environment.getProperty("spring.datasource.url", "–").replaceAll(";.*", "")));
+        entries.add(property("security", "proofline.security.admin-user"));
+        entries.add(property("security", "proofline.security.requests-per-second"));
+        return entries;
+    }
+
+    private ConfigEntry property(String group, String name) {
+        return new ConfigEntry(group, name, environment.getProperty(name, "–"));
+    }
+
+    @Override
+    public boolean cancel(String jobId) {
+        try {
+            // Accepted: a queued job is cancelled at once, a running one as each partition stops.
+            jobs.cancel(jobId);
+            return true;
+        } catch (ConflictException | NotFoundException alreadyFinishedOrGone) {
+            return false;
+        }
+    }
+
+    @Override
+    public boolean evict(String circuitId) {
+        return keys.evict(circuitId);
+    }
+
+    @Override
+    public void drain() {
+        jobs.drain();
+    }
+
+    @Override
+    public void resume() {
+        jobs.resume();
+    }
+
+    @Override
+    public int runDemoLoad() {
+        return demo.submitBurst(jobs);
+    }
+
+    private Map<String, String> circuitNames() {
+        return circuits.list().stream().collect(Collectors.toMap(CircuitInfo::id,
+                c -> c.name() == null || c.name().isBlank() ? ConsoleController.shortId(c.id()) : c.name(),
+                (a, b) -> a));
+    }
+
+    private static JobRow row(JobRecord j, Map<String, String> names) {
+        return new JobRow(j.id(), j.circuitId(), names.getOrDefault(j.circuitId(),
+                ConsoleController.shortId(j.circuitId())), j.status(), j.priority(), j.partitions(), j.createdAt());
+    }
+
+    private static StageTimings timings(Timings t) {
+        if (t == null) {
+            return StageTimings.ZERO;
+        }
+        Function<Long, Duration> ms = Duration::ofMillis;
+        return new StageTimings(ms.apply(t.queueWaitMs()), ms.apply(t.synthesisMs()), ms.apply(t.gpuWaitMs()),
+                ms.apply(t.gpuMs()), ms.apply(t.finalizeMs()), ms.apply(t.verifyMs()), ms.apply(t.totalMs()));
+    }
+}
