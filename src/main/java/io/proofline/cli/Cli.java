@@ -24,9 +24,21 @@ public final class Cli {
     private static final Map<String, Command> COMMANDS = new TreeMap<>();
 
     static {
+        COMMANDS.put("gpu-selftest", new GpuSelfTestCommand(false));
+        COMMANDS.put("gpu-bench", new GpuSelfTestCommand(true));
     }
 
     private Cli() {
+    }
+
+    /** Runs a command without the service's entry point (used by the lean device bundle, which has no Spring). */
+    public static void main(String[] args) {
+        System.exit(args.length == 0 ? usage(System.err) : run(args, System.out, System.err));
+    }
+
+    private static int usage(PrintStream err) {
+        err.println("usage: <command> [args]. Commands: " + String.join(", ", COMMANDS.keySet()));
+        return 2;
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
