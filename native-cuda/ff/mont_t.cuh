@@ -12,7 +12,7 @@ namespace proofline {
 namespace ff {
 
 template <class Params>
-struct mont_t {
+struct alignas(16) mont_t {  // 16-byte aligned: elements move as uint4, in shared memory too
     static constexpr int N = Params::LIMBS;
     static_assert(N % 4 == 0, "limb count must allow 16-byte loads");
     static_assert(Params::BITS <= 32 * N, "p must fit N limbs (sums and CIOS rows carry into an extra word)");

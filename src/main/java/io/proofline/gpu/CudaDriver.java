@@ -44,7 +44,23 @@ public final class CudaDriver {
         }
     }
 
+    /**
+     * JCuda's error lists every loading attempt; the useful line is the dynamic linker's complaint about the driver
+     * library (e.g. {@code libcuda.so.1: cannot open shared object file}), when there is one.
+     */
     private static String firstLine(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            for (String line : String.valueOf(t.getMessage()).split("\n")) {
+                int at = line.indexOf("libcuda");
+                if (at >= 0) {
+                    return line.substring(at).trim() + "; is the NVIDIA driver installed?";
+                }
+            }
+        }
+        return firstMessageLine(e);
+    }
+
+    private static String firstMessageLine(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null && t.getMessage() == null) {
             t = t.getCause();

@@ -6,6 +6,8 @@ import jcuda.driver.CUmodule;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -40,23 +42,39 @@ public final class KernelModule implements AutoCloseable {
         return new KernelModule(fatbin());
     }
 
+    /** System property (or, upper-cased with underscores, environment variable) naming a fatbin file to load instead. */
+    public static final String FATBIN_OVERRIDE = "proofline.fatbin";
+
     /**
-     * The fatbin bytes from the classpath; {@link GpuUnavailableException} when the build had no nvcc.
+     * The fatbin bytes: from the file named by {@value #FATBIN_OVERRIDE} / {@code PROOFLINE_FATBIN} when set (kernels
+     * built on the GPU machine itself), else from the classpath; {@link GpuUnavailableException} when the build had
+     * no nvcc.
      */
     public static byte[] fatbin() {
+        String override = System.getProperty(FATBIN_OVERRIDE, System.getenv("PROOFLINE_FATBIN"));
+        if (override != null && !override.isBlank()) {
+            try {
+                return terminated(Files.readAllBytes(Path.of(override)));
+            } catch (IOException e) {
+                throw new GpuUnavailableException("cannot read the fatbin " + override + ": " + e.getMessage(), e);
+            }
+        }
         try (InputStream in = KernelModule.class.getResourceAsStream(FATBIN_RESOURCE)) {
             if (in == null) {
                 throw new GpuUnavailableException("no kernels were built (" + FATBIN_RESOURCE
                         + " is not on the classpath: build with nvcc on the PATH)");
             }
-            byte[] image = in.readAllBytes();
-            // cuModuleLoadData reads a NUL-terminated PTX string or a binary image; a trailing zero is harmless.
-            byte[] terminated = new byte[image.length + 1];
-            System.arraycopy(image, 0, terminated, 0, image.length);
-            return terminated;
+            return terminated(in.readAllBytes());
         } catch (IOException e) {
             throw new GpuUnavailableException("cannot read " + FATBIN_RESOURCE + ": " + e.getMessage(), e);
         }
+    }
+
+    /** cuModuleLoadData reads a NUL-terminated PTX string or a binary image; a trailing zero is harmless. */
+    private static byte[] terminated(byte[] image) {
+        byte[] out = new byte[image.length + 1];
+        System.arraycopy(image, 0, out, 0, image.length);
+        return out;
     }
 
     public Tunables tunables() {

@@ -63,6 +63,8 @@ public final class GpuSelfTest {
                     }
                 }
                 checkCosetH(module, stream, curve, Math.min(12, options.maxLog()));
+                checkMsm(module, stream, curve, 100, ScalarMix.ONES, false);
+                checkMsm(module, stream, curve, 100, ScalarMix.SMALL, false);
                 checkMsm(module, stream, curve, 1, ScalarMix.UNIFORM, false);
                 checkMsm(module, stream, curve, 7, ScalarMix.WITNESS, false);
                 checkMsm(module, stream, curve, 1 << 10, ScalarMix.UNIFORM, false);
@@ -85,6 +87,11 @@ public final class GpuSelfTest {
     // ---- checks ---------------------------------------------------------------------------------------------------
 
     private void checkField(KernelModule module, GpuStream stream, GpuCurve curve, PrimeField f, String name) {
+        guarded(curve, f.name() + " ops", "2^14", () -> checkFieldUnguarded(module, stream, curve, f, name));
+    }
+
+    private void checkFieldUnguarded(KernelModule module, GpuStream stream, GpuCurve curve, PrimeField f,
+                                     String name) {
         int n = 1 << 14;
         int w = f.limbs();
         long[] a = randomElements(f, n);
@@ -127,6 +134,10 @@ public final class GpuSelfTest {
     }
 
     private void checkNtt(KernelModule module, GpuStream stream, GpuCurve curve, int logN) {
+        guarded(curve, "ntt", "2^" + logN, () -> checkNttUnguarded(module, stream, curve, logN));
+    }
+
+    private void checkNttUnguarded(KernelModule module, GpuStream stream, GpuCurve curve, int logN) {
         PrimeField fr = curve.fr();
         int n = 1 << logN;
         long[] omega = GpuNtt.rootOfUnity(fr, logN);
@@ -150,6 +161,10 @@ public final class GpuSelfTest {
 
     /** DESIGN §7's H on the CPU: for each of a, b, c inverse NTT, ·ω_2N^i, NTT; then a·b − c. */
     private void checkCosetH(KernelModule module, GpuStream stream, GpuCurve curve, int logN) {
+        guarded(curve, "coset H", "2^" + logN, () -> checkCosetHUnguarded(module, stream, curve, logN));
+    }
+
+    private void checkCosetHUnguarded(KernelModule module, GpuStream stream, GpuCurve curve, int logN) {
         PrimeField fr = curve.fr();
         int n = 1 << logN;
         int w = fr.limbs();
@@ -181,7 +196,16 @@ public final class GpuSelfTest {
     }
 
     /** How the MSM's scalars are drawn: uniform in Fr, or witness-like (many 0 and 1, some small, some r − 1). */
-    enum ScalarMix { UNIFORM, WITNESS }
+    enum ScalarMix {
+        /** uniform in Fr */
+        UNIFORM,
+        /** like a witness: a quarter 0, a quarter 1, some below 2^16, some r − 1, the rest uniform */
+        WITNESS,
+        /** all 1: only the direct sum of the ones runs */
+        ONES,
+        /** below 2^8: one Pippenger window */
+        SMALL
+    }
 
     /**
      * Points with known discrete logs kᵢ (random for small n, an arithmetic progression a + i·d otherwise, so that
@@ -190,6 +214,12 @@ public final class GpuSelfTest {
      */
     private void checkMsm(KernelModule module, GpuStream stream, GpuCurve curve, int n, ScalarMix mix,
                           boolean progression) {
+        guarded(curve, "g1 msm " + mix.name().toLowerCase(Locale.ROOT), sizeName(n),
+                () -> checkMsmUnguarded(module, stream, curve, n, mix, progression));
+    }
+
+    private void checkMsmUnguarded(KernelModule module, GpuStream stream, GpuCurve curve, int n, ScalarMix mix,
+                                   boolean progression) {
         ReferenceG1 g1 = ReferenceG1.of(curve);
         PrimeField fr = curve.fr();
         MsmInput input = MsmInput.create(g1, fr, n, mix, progression, random);
@@ -209,7 +239,20 @@ public final class GpuSelfTest {
 
     // ---- timing ---------------------------------------------------------------------------------------------------
 
+    /** Runs a check; an exception (a CUDA error, say) is a failed row, and the run goes on to the next check. */
+    private void guarded(GpuCurve curve, String check, String size, Runnable body) {
+        try {
+            body.run();
+        } catch (RuntimeException e) {
+            record(curve, check, size, false, e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
     private void bench(KernelModule module, GpuStream stream, GpuCurve curve) {
+        guarded(curve, "bench", "", () -> benchUnguarded(module, stream, curve));
+    }
+
+    private void benchUnguarded(KernelModule module, GpuStream stream, GpuCurve curve) {
         int logN = Math.min(20, options.maxLog());
         int n = 1 << logN;
         PrimeField fr = curve.fr();

@@ -73,8 +73,18 @@ record MsmInput(long[] points, long[] scalars, BigInteger expectedLog) {
 
     /** A scalar in Montgomery form, drawn by the mix. */
     private static long[] scalar(PrimeField fr, GpuSelfTest.ScalarMix mix, SplittableRandom random) {
-        if (mix == GpuSelfTest.ScalarMix.UNIFORM) {
-            return fr.random(random);
+        switch (mix) {
+            case UNIFORM -> {
+                return fr.random(random);
+            }
+            case ONES -> {
+                return fr.one();
+            }
+            case SMALL -> {
+                return fr.fromLong(random.nextInt(256));
+            }
+            case WITNESS -> {
+            }
         }
         int kind = random.nextInt(100);
         if (kind < 25) {
