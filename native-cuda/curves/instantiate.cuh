@@ -99,9 +99,4 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
         curve##_g1_ones(const curve##_affine_t* points, const uint32_t* scalars, size_t n, uint32_t per_thread,  \
                         curve##_xyzz_t* out) {                                                                   \
         proofline::msm::ones(points, scalars, n, per_thread, out);                                               \
-    }                                                                                                            \
-    extern "C" __global__ void curve##_g1_finalize(const curve##_xyzz_t* window_sums, uint32_t windows,          \
-                                                   uint32_t c, const curve##_xyzz_t* extra,                      \
-                                                   curve##_xyzz_t* out) {                                        \
-        proofline::msm::finalize(window_sums, windows, c, extra, out);                                           \
     }

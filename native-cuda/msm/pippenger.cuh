@@ -15,7 +15,8 @@
 //               S = Σ B_k'; the segment j contributes T + (j·L)·S to Σ_v v·B_v
 //   sum_groups  adds consecutive groups of points (segments → windows; partial sums of the ones)
 //   ones        partial sums of the points whose scalar is exactly 1 (witness 0/1 values skip Pippenger)
-//   finalize    Horner over the windows: Σ_w 2^(c·w)·window_w, plus the ones
+// and the host finishes with Horner over the windows, Σ_w 2^(c·w)·window_w, plus the ones (XyzzHorner.java:
+// a chain of ~240 dependent doublings runs faster on a CPU core than on one GPU thread).
 #pragma once
 #include <cstdint>
 #include "../util/config.cuh"
@@ -158,20 +159,6 @@ __device__ __forceinline__ void ones(const Affine* points, const uint32_t* scala
         if (scalar_words::load(scalars, i).is_one()) acc.add_affine(Affine::load(points, i));
     }
     acc.store(out, t);
-}
-
-/** Single thread: out = Σ_w 2^(c·w)·windows_sums[w] + extra (Horner from the top window). */
-template <class Xyzz>
-__device__ __forceinline__ void finalize(const Xyzz* window_sums, uint32_t windows, uint32_t c, const Xyzz* extra,
-                                         Xyzz* out) {
-    if (global_thread() != 0) return;
-    Xyzz acc = Xyzz::load(window_sums, windows - 1);
-    for (int w = int(windows) - 2; w >= 0; w--) {
-        for (uint32_t d = 0; d < c; d++) acc = acc.dbl();
-        acc.add(Xyzz::load(window_sums, w));
-    }
-    acc.add(Xyzz::load(extra, 0));
-    acc.store(out, 0);
 }
 
 }  // namespace msm

@@ -88,9 +88,14 @@ public final class DeviceBuffer implements AutoCloseable {
     }
 
     public void copyFromAsync(DeviceBuffer src, long byteCount, GpuStream stream) {
-        checkRange(0, byteCount);
+        copyFromAsync(src, byteCount, 0, stream);
+    }
+
+    /** Copies the first {@code byteCount} bytes of {@code src} to {@code offsetBytes} into this buffer. */
+    public void copyFromAsync(DeviceBuffer src, long byteCount, long offsetBytes, GpuStream stream) {
+        checkRange(offsetBytes, byteCount);
         src.checkRange(0, byteCount);
-        check(cuMemcpyDtoDAsync(pointer, src.pointer, byteCount, stream.handle()), "cuMemcpyDtoDAsync");
+        check(cuMemcpyDtoDAsync(at(offsetBytes), src.pointer, byteCount, stream.handle()), "cuMemcpyDtoDAsync");
     }
 
     public void zeroAsync(long byteCount, GpuStream stream) {

@@ -41,6 +41,7 @@ public final class GpuMsm implements AutoCloseable {
     private final DeviceBuffer onesA;
     private final DeviceBuffer onesB;
     private final DeviceBuffer result;
+    private final XyzzHorner horner;
 
     public GpuMsm(KernelModule module, GpuCurve curve, int n) {
         this(module, curve, n, defaultWindowBits(n));
@@ -75,7 +76,8 @@ public final class GpuMsm implements AutoCloseable {
         this.treeB = DeviceBuffer.allocate(xyzz * windows * segmentsPerWindow);
         this.onesA = DeviceBuffer.allocate(xyzz * onesPartials);
         this.onesB = DeviceBuffer.allocate(xyzz * onesPartials);
-        this.result = DeviceBuffer.allocate(xyzz);
+        this.result = DeviceBuffer.allocate(xyzz * (windows + 1));
+        this.horner = new XyzzHorner(curve.fq());
     }
 
     /** c = log2(n) − 4, clamped to [4, 16]. */
@@ -98,7 +100,7 @@ public final class GpuMsm implements AutoCloseable {
                 + bucketSums.bytes() + treeA.bytes() + treeB.bytes() + onesA.bytes() + onesB.bytes() + result.bytes();
     }
 
-    /** Queues the MSM on {@code stream}; the XYZZ result is in {@link #resultBuffer()} once the stream reaches it. */
+    /** Queues the GPU part of the MSM on {@code stream} (everything but the host's final Horner step). */
     public void enqueue(DeviceBuffer points, DeviceBuffer scalars, GpuStream stream) {
         if (points.bytes() < (long) n * curve.affineBytes() || scalars.bytes() < (long) n * SCALAR_BYTES) {
             throw new IllegalArgumentException("points or scalars shorter than " + n + " entries");
@@ -130,19 +132,26 @@ public final class GpuMsm implements AutoCloseable {
         module.launch(curve.kernel("g1_ones"), KernelModule.blocksFor(onesPartials, pt), pt, stream, points, scalars,
                 nn, ONES_PER_THREAD, onesA);
         DeviceBuffer onesSum = reduceTree(onesA, onesB, onesPartials, onesPartials, stream);
-        // 5. Σ_w 2^(c·w)·window_w + ones.
-        module.launch(curve.kernel("g1_finalize"), 1, 1, stream, windowSums, windows, c, onesSum, result);
+        // 5. The window sums and the ones' sum side by side, for the host's Horner step (XyzzHorner says why).
+        result.copyFromAsync(windowSums, (long) windows * xyzz(), stream);
+        result.copyFromAsync(onesSum, xyzz(), (long) windows * xyzz(), stream);
     }
 
-    /** Runs the MSM and returns the result as XYZZ limbs {@code X‖Y‖ZZ‖ZZZ} (Montgomery form). */
+    /**
+     * Runs the MSM and returns Σ sᵢ·Pᵢ as XYZZ limbs {@code X‖Y‖ZZ‖ZZZ} (Montgomery form): the GPU's window sums
+     * and ones' sum, combined on the host as Σ_w 2^(c·w)·window_w + ones.
+     */
     public long[] run(DeviceBuffer points, DeviceBuffer scalars, GpuStream stream) {
         enqueue(points, scalars, stream);
         stream.synchronize();
-        return result.downloadLongs(0, 4 * curve.fq().limbs());
+        int limbs = curve.fq().limbs();
+        long[] sums = result.downloadLongs(0, (windows + 1) * 4 * limbs);
+        long[] ones = java.util.Arrays.copyOfRange(sums, windows * 4 * limbs, (windows + 1) * 4 * limbs);
+        return horner.combine(sums, windows, c, ones);
     }
 
-    public DeviceBuffer resultBuffer() {
-        return result;
+    private long xyzz() {
+        return curve.xyzzBytes();
     }
 
     /**
