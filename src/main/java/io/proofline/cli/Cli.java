@@ -24,8 +24,14 @@ public final class Cli {
     private static final Map<String, Command> COMMANDS = new TreeMap<>();
 
     static {
-        COMMANDS.put("gpu-selftest", new GpuSelfTestCommand(false));
-        COMMANDS.put("gpu-bench", new GpuSelfTestCommand(true));
+        register("verify", new VerifyCommand());
+        register("export-vkey", new ExportVkeyCommand());
+        register("gpu-selftest", new GpuSelfTestCommand(false));
+        register("gpu-bench", new GpuSelfTestCommand(true));
+    }
+
+    private static void register(String name, Command command) {
+        COMMANDS.put(name, command);
     }
 
     private Cli() {

@@ -1,0 +1,267 @@
+package io.proofline.witness;
+
+import com.dylibso.chicory.compiler.InterpreterFallback;
+import com.dylibso.chicory.compiler.MachineFactoryCompiler;
+import com.dylibso.chicory.runtime.ChicoryInterruptedException;
+import com.dylibso.chicory.runtime.Instance;
+import com.dylibso.chicory.runtime.Machine;
+import com.dylibso.chicory.wasm.Parser;
+import com.dylibso.chicory.wasm.WasmModule;
+import io.proofline.witness.WitnessException.Reason;
+import io.proofline.witness.internal.CircomAbort;
+import io.proofline.witness.internal.CircomErrorCode;
+import io.proofline.witness.internal.CircomExports;
+import io.proofline.witness.internal.CircomRuntimeImports;
+import io.proofline.witness.internal.Fnv1a64;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Computes witnesses with a circuit's witness-calculator {@code .wasm} ({@code circom --wasm}, circom 2.x)
+ * on Chicory, a pure-Java WebAssembly runtime, following circom's {@code witness_calculator.js} step by step:
+ * {@code init}; per input signal {@code getInputSignalSize} and one {@code setInputSignal} per value (the
+ * circuit runs when the last input is set); then {@code getWitness(i)} for every value.
+ *
+ * <p>{@link #load} parses, checks and compiles the module once; {@link #calculate} creates a fresh instance
+ * (its own linear memory) per computation, so one calculator can be shared by any number of threads.
+ */
+public final class CircomWitnessCalculator {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CircomWitnessCalculator.class);
+
+    private final WasmModule module;
+    /** Chicory's compiled machine for this module, or null for the interpreter. Shareable across instances. */
+    private final Function<Instance, Machine> machineFactory;
+    private final boolean hasSharedMemoryStart;
+    private final CalculatorOptions options;
+    private final int circomVersion;
+    private final int n8;
+    private final BigInteger prime;
+    private final int witnessSize;
+    private final int inputSize;
+
+    private CircomWitnessCalculator(WasmModule module, CalculatorOptions options) {
+        this.module = module;
+        this.options = options;
+        CircomRuntimeImports.checkSupported(module);
+        this.hasSharedMemoryStart = CircomExports.checkSupported(module);
+        this.machineFactory = options.mode() == CalculatorOptions.ExecutionMode.COMPILED ? compile(module) : null;
+
+        CircomRuntimeImports runtime = new CircomRuntimeImports(options.logSink());
+        try {
+            CircomExports probe = new CircomExports(instantiate(runtime), hasSharedMemoryStart);
+            this.circomVersion = probe.version();
+            this.n8 = 4 * probe.n32();
+            probe.loadRawPrime();
+            byte[] primeBytes = new byte[n8];
+            probe.readShared(primeBytes, 0);
+            this.prime = Bytes.fromLittleEndian(primeBytes, 0, n8);
+            this.witnessSize = probe.witnessSize();
+            this.inputSize = probe.inputSize();
+        } catch (RuntimeException e) {
+            throw e instanceof WitnessException w ? w
+                    : new WitnessException(Reason.INVALID_MODULE, "cannot start the witness calculator: " + e.getMessage(), e);
+        }
+        if (circomVersion != 2) {
+            throw new WitnessException(Reason.INVALID_MODULE, "unsupported circom version " + circomVersion + " (need 2.x)");
+        }
+    }
+
+    public static CircomWitnessCalculator load(byte[] wasm) {
+        return load(wasm, CalculatorOptions.defaults());
+    }
+
+    public static CircomWitnessCalculator load(byte[] wasm, CalculatorOptions options) {
+        WasmModule module;
+        try {
+            module = Parser.parse(wasm);
+        } catch (RuntimeException e) {
+            throw new WitnessException(Reason.INVALID_MODULE, "not a valid WebAssembly module: " + e.getMessage(), e);
+        }
+        return new CircomWitnessCalculator(module, options);
+    }
+
+    public static CircomWitnessCalculator load(Path wasm) {
+        return load(wasm, CalculatorOptions.defaults());
+    }
+
+    public static CircomWitnessCalculator load(Path wasm, CalculatorOptions options) {
+        try {
+            return load(Files.readAllBytes(wasm), options);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + wasm, e);
+        }
+    }
+
+    /** The circuit's scalar field prime r. */
+    public BigInteger prime() {
+        return prime;
+    }
+
+    /** Bytes per field element. */
+    public int n8() {
+        return n8;
+    }
+
+    /** Number of witness values the circuit produces, {@code w[0] = 1} included. */
+    public int witnessSize() {
+        return witnessSize;
+    }
+
+    /** Number of input values the circuit needs, over all input signals. */
+    public int inputSize() {
+        return inputSize;
+    }
+
+    /** The major version of circom that built the module (always 2 here). */
+    public int circomVersion() {
+        return circomVersion;
+    }
+
+    /** Parses a snarkjs-style input map (see {@link WitnessInput#of}) and computes its witness. */
+    public Witness calculate(Map<String, ?> input) {
+        return calculate(WitnessInput.of(input));
+    }
+
+    /**
+     * Computes the witness for {@code input}.
+     *
+     * @throws WitnessException with circom's message when an input signal is unknown or has the wrong
+     *                          number of values, inputs are missing, or the circuit fails (e.g. an {@code assert});
+     *                          with {@link Reason#INTERRUPTED} when the thread is interrupted (cancellation)
+     */
+    public Witness calculate(WitnessInput input) {
+        CircomRuntimeImports runtime = new CircomRuntimeImports(options.logSink());
+        CircomExports wasm = guarded(runtime, "starting", () -> new CircomExports(instantiate(runtime), hasSharedMemoryStart));
+        guarded(runtime, "init", () -> {
+            wasm.init(options.sanityCheck());
+            return null;
+        });
+        setInputs(wasm, runtime, input);
+        return guarded(runtime, "reading the witness", () -> readWitness(wasm, runtime));
+    }
+
+    private void setInputs(CircomExports wasm, CircomRuntimeImports runtime, WitnessInput input) {
+        byte[] element = new byte[n8];
+        int set = 0;
+        for (Map.Entry<String, List<BigInteger>> signal : input.signals().entrySet()) {
+            String name = signal.getKey();
+            List<BigInteger> values = signal.getValue();
+            long hash = Fnv1a64.hash(name);
+            int expected = guarded(runtime, "input '" + name + "'", () -> wasm.inputSignalSize(hash));
+            // circom answers -1 (older builds) or 0 (2.2.x) for a name that is no input signal. With
+            // no values, snarkjs accepts such a key silently, and so do we.
+            if (expected <= 0 && !values.isEmpty()) {
+                throw new WitnessException(Reason.INVALID_INPUT,
+                        "Signal " + name + " not found: it is not an input of the circuit");
+            }
+            if (values.size() != expected) {
+                throw new WitnessException(Reason.INVALID_INPUT, (values.size() < expected ? "Not enough" : "Too many")
+                        + " values for input signal " + name + ": expected " + expected + ", got " + values.size());
+            }
+            for (int i = 0; i < values.size(); i++) {
+                byte[] le = Bytes.toLittleEndian(values.get(i).mod(prime), n8); // snarkjs's normalize()
+                System.arraycopy(le, 0, element, 0, n8);
+                int index = i;
+                // The circuit itself runs inside the call that sets the last input value.
+                guarded(runtime, "input '" + name + "'[" + i + "]", () -> {
+                    wasm.writeShared(element, 0);
+                    wasm.setInputSignal(hash, index);
+                    return null;
+                });
+                set++;
+            }
+        }
+        if (set < inputSize) {
+            throw new WitnessException(Reason.INVALID_INPUT,
+                    "Not all inputs have been set. Only " + set + " out of " + inputSize);
+        }
+    }
+
+    private Witness readWitness(CircomExports wasm, CircomRuntimeImports runtime) {
+        byte[] values = new byte[Math.multiplyExact(witnessSize, n8)];
+        for (int i = 0; i < witnessSize; i++) {
+            wasm.loadWitness(i);
+            wasm.readShared(values, i * n8);
+        }
+        return new Witness(prime, n8, values, runtime.log());
+    }
+
+    private Instance instantiate(CircomRuntimeImports runtime) {
+        Instance.Builder builder = Instance.builder(module).withImportValues(runtime.importValues(module));
+        if (machineFactory != null) {
+            builder.withMachineFactory(machineFactory);
+        }
+        return builder.build();
+    }
+
+    /**
+     * Runs one step against the wasm and turns whatever escapes it into a {@link WitnessException}:
+     * circom's {@code exceptionHandler} codes with the text circom prints, anything else as a trap.
+     */
+    private static <T> T guarded(CircomRuntimeImports runtime, String step, Supplier<T> body) {
+        try {
+            return body.get();
+        } catch (WitnessException e) {
+            throw e;
+        } catch (RuntimeException | StackOverflowError e) {
+            if (hasCause(e, ChicoryInterruptedException.class)) {
+                // Chicory polls the interrupt flag in loops and calls, and leaves it set for the caller.
+                throw new WitnessException(Reason.INTERRUPTED, "witness computation interrupted while " + step,
+                        -1, runtime.log(), e);
+            }
+            CircomAbort abort = findAbort(e);
+            String details = runtime.errors().isEmpty() ? "" : " " + runtime.errors().replace('\n', ' ');
+            if (abort != null) {
+                int code = abort.code();
+                boolean inputFault = code == CircomErrorCode.SIGNAL_NOT_FOUND.code()
+                        || code == CircomErrorCode.TOO_MANY_SIGNALS.code()
+                        || code == CircomErrorCode.SIGNAL_ALREADY_SET.code()
+                        || code == CircomErrorCode.INPUT_ARRAY_OVERFLOW.code();
+                String message = CircomErrorCode.describe(code) + details;
+                throw new WitnessException(inputFault ? Reason.INVALID_INPUT : Reason.CIRCUIT_ERROR,
+                        inputFault ? message + " (" + step + ")" : message, code, runtime.log(), null);
+            }
+            throw new WitnessException(Reason.RUNTIME_TRAP, "the witness calculator trapped while " + step + ": "
+                    + e + details, -1, runtime.log(), e);
+        }
+    }
+
+    private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static CircomAbort findAbort(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof CircomAbort abort) {
+                return abort;
+            }
+        }
+        return null;
+    }
+
+    /** Compiles once per module; a module Chicory cannot compile still runs, interpreted. */
+    private static Function<Instance, Machine> compile(WasmModule module) {
+        try {
+            return MachineFactoryCompiler.builder(module).withInterpreterFallback(InterpreterFallback.SILENT).compile();
+        } catch (RuntimeException | LinkageError e) {
+            LOG.warn("Chicory could not compile the witness calculator; interpreting it (slower): {}", e.toString());
+            return null;
+        }
+    }
+}

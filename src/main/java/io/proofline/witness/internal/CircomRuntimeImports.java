@@ -1,0 +1,174 @@
+package io.proofline.witness.internal;
+
+import com.dylibso.chicory.runtime.ByteArrayMemory;
+import com.dylibso.chicory.runtime.ExportFunction;
+import com.dylibso.chicory.runtime.HostFunction;
+import com.dylibso.chicory.runtime.ImportMemory;
+import com.dylibso.chicory.runtime.ImportValues;
+import com.dylibso.chicory.runtime.Instance;
+import com.dylibso.chicory.runtime.WasmFunctionHandle;
+import com.dylibso.chicory.wasm.WasmModule;
+import com.dylibso.chicory.wasm.types.FunctionImport;
+import com.dylibso.chicory.wasm.types.Import;
+import com.dylibso.chicory.wasm.types.MemoryImport;
+import io.proofline.witness.WitnessException;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The host side of a circom witness calculator: the {@code runtime.*} functions that circom's
+ * {@code witness_calculator.js} (and snarkjs's circom_runtime) pass to the wasm, with the same
+ * behaviour. One object per computation, because it collects that computation's messages.
+ *
+ * <ul>
+ *   <li>{@code exceptionHandler(code)}: abort the computation (throws {@link CircomAbort}).</li>
+ *   <li>{@code printErrorMessage()}: append the pending message (read with {@code getMessageChar})
+ *       to the error text that accompanies the abort, e.g. "Error in template Bounded_0 line: 11".</li>
+ *   <li>{@code writeBufferMessage()}: one item of a circuit {@code log(...)}; a lone "\n" ends the line.</li>
+ *   <li>{@code showSharedRWMemory()}: a field element item of {@code log(...)}, in decimal.</li>
+ *   <li>{@code printDebug(i32)}: only in snarkjs's runtime; logged.</li>
+ * </ul>
+ * A module that imports {@code env.memory} (older circom builds) gets a fresh memory of its declared size.
+ */
+public final class CircomRuntimeImports {
+
+    public static final String MODULE = "runtime";
+    private static final Set<String> FUNCTIONS = Set.of(
+            "exceptionHandler", "printErrorMessage", "writeBufferMessage", "showSharedRWMemory", "printDebug");
+
+    private final Consumer<String> logSink;
+    private final StringBuilder errors = new StringBuilder();
+    private final StringBuilder pendingLine = new StringBuilder();
+    private final List<String> log = new ArrayList<>();
+
+    /** @param logSink receives each completed {@code log()} line of the circuit (as well as {@link #log()}) */
+    public CircomRuntimeImports(Consumer<String> logSink) {
+        this.logSink = logSink;
+    }
+
+    /** Rejects, at load time, a module that needs imports this runtime does not provide. */
+    public static void checkSupported(WasmModule module) {
+        List<String> unsupported = new ArrayList<>();
+        module.importSection().stream().forEach(imp -> {
+            boolean ok = switch (imp) {
+                case FunctionImport f -> MODULE.equals(f.module()) && FUNCTIONS.contains(f.name());
+                case MemoryImport m -> true;
+                default -> false;
+            };
+            if (!ok) {
+                unsupported.add(imp.module() + "." + imp.name() + " (" + imp.importType() + ")");
+            }
+        });
+        if (!unsupported.isEmpty()) {
+            throw new WitnessException(WitnessException.Reason.INVALID_MODULE,
+                    "not a circom 2 witness calculator: unsupported wasm imports " + unsupported);
+        }
+    }
+
+    /** The import values for one instance of {@code module}, typed as the module declares them. */
+    public ImportValues importValues(WasmModule module) {
+        ImportValues.Builder builder = ImportValues.builder();
+        for (int i = 0; i < module.importSection().importCount(); i++) {
+            Import imp = module.importSection().getImport(i);
+            switch (imp) {
+                case FunctionImport f -> builder.addFunction(new HostFunction(f.module(), f.name(),
+                        module.typeSection().getType(f.typeIndex()), handler(f.name())));
+                case MemoryImport m -> builder.addMemory(
+                        new ImportMemory(m.module(), m.name(), new ByteArrayMemory(m.limits())));
+                default -> throw new IllegalStateException("checkSupported lets no " + imp + " through");
+            }
+        }
+        return builder.build();
+    }
+
+    private WasmFunctionHandle handler(String name) {
+        return switch (name) {
+            case "exceptionHandler" -> (instance, args) -> {
+                throw new CircomAbort((int) args[0]);
+            };
+            case "printErrorMessage" -> (instance, args) -> {
+                errors.append(readMessage(instance)).append('\n');
+                return null;
+            };
+            case "writeBufferMessage" -> (instance, args) -> {
+                String message = readMessage(instance);
+                if (message.equals("\n")) {
+                    endLine();
+                } else {
+                    appendItem(message);
+                }
+                return null;
+            };
+            case "showSharedRWMemory" -> (instance, args) -> {
+                appendItem(readSharedFieldElement(instance).toString());
+                return null;
+            };
+            case "printDebug" -> (instance, args) -> {
+                emit("printDebug: " + (int) args[0]);
+                return null;
+            };
+            default -> throw new IllegalStateException("checkSupported lets no runtime." + name + " through");
+        };
+    }
+
+    /** The text passed to {@code printErrorMessage} so far (circom's {@code errStr}), trimmed. */
+    public String errors() {
+        return errors.toString().strip();
+    }
+
+    /** The completed {@code log()} lines, plus a line still being built when the circuit aborted. */
+    public List<String> log() {
+        if (pendingLine.isEmpty()) {
+            return List.copyOf(log);
+        }
+        List<String> all = new ArrayList<>(log);
+        all.add(pendingLine.toString());
+        return all;
+    }
+
+    private void appendItem(String item) {
+        if (!pendingLine.isEmpty()) {
+            pendingLine.append(' '); // items of one log() call are separated by spaces, as in the JS
+        }
+        pendingLine.append(item);
+    }
+
+    private void endLine() {
+        emit(pendingLine.toString());
+        pendingLine.setLength(0);
+    }
+
+    private void emit(String line) {
+        log.add(line);
+        logSink.accept(line);
+    }
+
+    /** circom's {@code getMessage()}: characters from {@code getMessageChar()} until a 0. */
+    private static String readMessage(Instance instance) {
+        ExportFunction next = instance.export("getMessageChar");
+        StringBuilder message = new StringBuilder();
+        for (int c = (int) next.apply()[0]; c != 0; c = (int) next.apply()[0]) {
+            message.append((char) c);
+        }
+        return message.toString();
+    }
+
+    private static BigInteger readSharedFieldElement(Instance instance) {
+        int n32 = (int) instance.export("getFieldNumLen32").apply()[0];
+        ExportFunction read = instance.export("readSharedRWMemory");
+        byte[] bigEndian = new byte[4 * n32 + 1]; // leading 0: non-negative
+        for (int j = 0; j < n32; j++) {
+            int word = (int) read.apply(j)[0];
+            int at = 1 + 4 * (n32 - 1 - j);
+            bigEndian[at] = (byte) (word >>> 24);
+            bigEndian[at + 1] = (byte) (word >>> 16);
+            bigEndian[at + 2] = (byte) (word >>> 8);
+            bigEndian[at + 3] = (byte) word;
+        }
+        return new BigInteger(bigEndian);
+    }
+}

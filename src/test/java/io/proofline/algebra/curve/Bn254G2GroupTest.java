@@ -1,0 +1,10 @@
+package io.proofline.algebra.curve;
+
+import io.proofline.algebra.bn254.Bn254Curves;
+
+class Bn254G2GroupTest extends GroupContract {
+    @Override
+    CurveGroup group() {
+        return Bn254Curves.G2;
+    }
+}
