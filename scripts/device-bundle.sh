@@ -5,6 +5,7 @@
 #                          jdk.unsupported), ~43 MB
 #   .device/lib/proofline-core.jar   target/classes with native/proofline.fatbin (no Spring on the classpath)
 #   .device/lib/jcuda-*.jar          JCuda, and its natives jar cut down to libJCudaDriver (it needs only libcuda.so.1)
+#   .device/lib/*.jar                the other non-Spring runtime libraries of the core (Jackson, Chicory, ...)
 #   .device/run.sh         runs a CLI command there, e.g. .device/run.sh gpu-selftest --bench
 #
 #   scripts/device-bundle.sh            # kernels for sm_90 only (the H200); PROOFLINE_CUDA_ARCHS="80 89 90" for all
@@ -25,7 +26,11 @@ if ! $kernels_there; then
     PROOFLINE_CUDA_ARCHS="$archs" native-cuda/build.sh .native-build/proofline-device.fatbin "$archs"
     [[ -f .native-build/proofline-device.fatbin ]] || { echo "no fatbin was built (is nvcc on the PATH?)" >&2; exit 1; }
 fi
-mvn -q -B -Dproofline.skipCuda -DskipTests compile dependency:resolve >/dev/null
+mvn -q -B -Dproofline.skipCuda -DskipTests compile >/dev/null
+# The CLI's other commands reference the core's libraries (Jackson, Chicory, Resilience4j): take the runtime
+# classpath minus Spring, its web server and metrics, and the 9.5 MB JCuda natives jar (cut down below).
+rm -rf .device/deps && mvn -q -B -Dproofline.skipCuda dependency:copy-dependencies -DincludeScope=runtime \
+    -DoutputDirectory=.device/deps >/dev/null
 
 rm -rf .device/lib .device/run.sh
 mkdir -p .device/lib .device/stage/native
@@ -37,7 +42,13 @@ else
 fi
 rm -rf .device/stage
 
-cp "$m2/jcuda/$jcuda_version/jcuda-$jcuda_version.jar" .device/lib/
+for jar in .device/deps/*.jar; do
+    case "$(basename "$jar")" in
+        spring-*|tomcat-*|micrometer-*|HdrHistogram-*|LatencyUtils-*|logback-*|log4j-*|snakeyaml-*|jcuda-natives-*) ;;
+        *) cp "$jar" .device/lib/ ;;
+    esac
+done
+rm -rf .device/deps
 natives="$m2/jcuda-natives/$jcuda_version/jcuda-natives-$jcuda_version-linux-x86_64.jar"
 rm -rf .device/natives && mkdir -p .device/natives
 (cd .device/natives && unzip -q "$natives" "lib/libJCudaDriver-$jcuda_version-linux-x86_64.so")
