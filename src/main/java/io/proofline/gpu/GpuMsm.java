@@ -102,6 +102,11 @@ public final class GpuMsm implements AutoCloseable {
 
     /** Queues the GPU part of the MSM on {@code stream} (everything but the host's final Horner step). */
     public void enqueue(DeviceBuffer points, DeviceBuffer scalars, GpuStream stream) {
+        enqueue(points, scalars, stream, StageTimes.NONE);
+    }
+
+    /** As {@link #enqueue(DeviceBuffer, DeviceBuffer, GpuStream)}, marking each stage's end in {@code times}. */
+    public void enqueue(DeviceBuffer points, DeviceBuffer scalars, GpuStream stream, StageTimes times) {
         if (points.bytes() < (long) n * curve.affineBytes() || scalars.bytes() < (long) n * SCALAR_BYTES) {
             throw new IllegalArgumentException("points or scalars shorter than " + n + " entries");
         }
@@ -109,6 +114,7 @@ public final class GpuMsm implements AutoCloseable {
         int ew = t.elementwiseThreads();
         int pt = t.pointThreads();
         long nn = n;
+        times.mark("start", stream);
         // 1. Counting sort of (bucket, point) pairs: histogram, exclusive scan, scatter.
         counts.zeroAsync(counts.bytes(), stream);
         module.launch("proofline_msm_histogram", KernelModule.blocksFor(n, ew), ew, stream, scalars, nn, c, windows,
@@ -120,21 +126,27 @@ public final class GpuMsm implements AutoCloseable {
         cursor.copyFromAsync(offsets, offsets.bytes(), stream);
         module.launch("proofline_msm_scatter", KernelModule.blocksFor(n, ew), ew, stream, scalars, nn, c, windows,
                 cursor, pairs);
+        times.mark("sort", stream);
         // 2. Bucket sums, one thread per bucket.
         module.launch(curve.kernel("g1_accumulate"), KernelModule.blocksFor(buckets, pt), pt, stream, points, pairs,
                 offsets, counts, buckets, bucketSums);
+        times.mark("accumulate", stream);
         // 3. Bucket reduction Σ v·B_v per window: segments, then trees of partial sums down to one per window.
         long segments = (long) windows * segmentsPerWindow;
         module.launch(curve.kernel("g1_segments"), KernelModule.blocksFor(segments, pt), pt, stream, bucketSums,
                 windows, c, segmentLength, treeA);
+        times.mark("segments", stream);
         DeviceBuffer windowSums = reduceTree(treeA, treeB, segments, segmentsPerWindow, stream);
+        times.mark("window trees", stream);
         // 4. The points with scalar 1.
         module.launch(curve.kernel("g1_ones"), KernelModule.blocksFor(onesPartials, pt), pt, stream, points, scalars,
                 nn, ONES_PER_THREAD, onesA);
         DeviceBuffer onesSum = reduceTree(onesA, onesB, onesPartials, onesPartials, stream);
+        times.mark("ones", stream);
         // 5. The window sums and the ones' sum side by side, for the host's Horner step (XyzzHorner says why).
         result.copyFromAsync(windowSums, (long) windows * xyzz(), stream);
         result.copyFromAsync(onesSum, xyzz(), (long) windows * xyzz(), stream);
+        times.mark("copy out", stream);
     }
 
     /**

@@ -11,6 +11,7 @@ import io.proofline.gpu.GpuNtt;
 import io.proofline.gpu.GpuStream;
 import io.proofline.gpu.GpuTimer;
 import io.proofline.gpu.KernelModule;
+import io.proofline.gpu.StageTimes;
 
 import java.io.PrintStream;
 import java.math.BigInteger;
@@ -233,6 +234,28 @@ public final class GpuSelfTest {
             if (options.bench() && n == (1 << Math.min(20, options.maxLog()))) {
                 time(curve, "g1 msm " + mix.name().toLowerCase(Locale.ROOT) + " c=" + msm.windowBits(), sizeName(n),
                         stream, () -> msm.enqueue(points, scalars, stream));
+                long hostStart = System.nanoTime();
+                msm.run(points, scalars, stream);
+                timings.add(String.format(Locale.ROOT, "%-10s %-40s %-6s %.3f ms (one run, host clock, incl. Horner)",
+                        curve, "g1 msm run() end to end", sizeName(n), (System.nanoTime() - hostStart) / 1e6));
+                try (StageTimes times = new StageTimes()) {
+                    msm.enqueue(points, scalars, stream, times);
+                    StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-10s %-40s %-6s", curve,
+                            "g1 msm stages (one run)", sizeName(n)));
+                    times.millis().forEach((k, v) -> line.append(String.format(Locale.ROOT, " %s %.3f", k, v)));
+                    timings.add(line.toString());
+                }
+                if (mix == ScalarMix.UNIFORM) {
+                    for (int c : new int[] {12, 14, 15, 17}) {
+                        try (GpuMsm variant = new GpuMsm(module, curve, n, c)) {
+                            long[] v = g1.affineFromXyzz(variant.run(points, scalars, stream));
+                            record(curve, "g1 msm uniform c=" + c, sizeName(n), Arrays.equals(v, expected),
+                                    Arrays.equals(v, expected) ? "equal to (Σ s·k)·G" : "differs from (Σ s·k)·G");
+                            time(curve, "g1 msm uniform c=" + c, sizeName(n), stream,
+                                    () -> variant.enqueue(points, scalars, stream));
+                        }
+                    }
+                }
             }
         }
     }
