@@ -21,7 +21,7 @@ final class GpuSelfTestCommand implements Cli.Command {
     @Override
     public String usage() {
         return (benchByDefault ? "gpu-bench" : "gpu-selftest")
-                + " [--seed N] [--max-log K (default 20)] [--repeats R (default 15)]" + (benchByDefault ? "" : " [--bench]");
+                + " [--seed N] [--max-log K (default 20)] [--repeats R (default 15)]" + (benchByDefault ? "" : " [--bench]") + " [--bench-only]";
     }
 
     @Override
@@ -30,12 +30,17 @@ final class GpuSelfTestCommand implements Cli.Command {
         int maxLog = 20;
         int repeats = 15;
         boolean bench = benchByDefault;
+        boolean benchOnly = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--seed" -> seed = Long.parseLong(value(args, ++i));
                 case "--max-log" -> maxLog = Integer.parseInt(value(args, ++i));
                 case "--repeats" -> repeats = Integer.parseInt(value(args, ++i));
                 case "--bench" -> bench = true;
+                case "--bench-only" -> {
+                    bench = true;
+                    benchOnly = true;
+                }
                 default -> throw new UsageException("unknown option " + args[i]);
             }
         }
@@ -43,7 +48,7 @@ final class GpuSelfTestCommand implements Cli.Command {
             throw new UsageException("--max-log must be in 1..26 and --repeats positive");
         }
         try {
-            int failed = new GpuSelfTest(out, new GpuSelfTest.Options(seed, maxLog, bench, repeats)).run();
+            int failed = new GpuSelfTest(out, new GpuSelfTest.Options(seed, maxLog, bench, repeats, benchOnly)).run();
             return failed == 0 ? 0 : 1;
         } catch (GpuUnavailableException e) {
             out.println(e.getMessage());

@@ -29,7 +29,7 @@ import java.util.SplittableRandom;
 public final class GpuSelfTest {
 
     /** Settings: seed of the inputs, largest log2 size for the NTT and MSM checks, whether to time. */
-    public record Options(long seed, int maxLog, boolean bench, int repeats) {
+    public record Options(long seed, int maxLog, boolean bench, int repeats, boolean benchOnly) {
     }
 
     private record Row(String curve, String check, String size, boolean ok, String detail) {
@@ -56,6 +56,14 @@ public final class GpuSelfTest {
              GpuStream stream = new GpuStream()) {
             out.println("tunables: " + module.tunables());
             for (GpuCurve curve : GpuCurve.values()) {
+                if (options.benchOnly()) {
+                    // Timings only, each MSM configuration still checked once against (Σ s·k)·G.
+                    int n = 1 << Math.min(20, options.maxLog());
+                    checkMsm(module, stream, curve, n, ScalarMix.UNIFORM, true);
+                    checkMsm(module, stream, curve, n, ScalarMix.WITNESS, true);
+                    bench(module, stream, curve);
+                    continue;
+                }
                 checkField(module, stream, curve, curve.fq(), "fq");
                 checkField(module, stream, curve, curve.fr(), "fr");
                 for (int log : new int[] {1, 2, 5, 10, 11, 16, 20}) {
@@ -236,14 +244,14 @@ public final class GpuSelfTest {
                         stream, () -> msm.enqueue(points, scalars, stream));
                 long hostStart = System.nanoTime();
                 msm.run(points, scalars, stream);
-                timings.add(String.format(Locale.ROOT, "%-10s %-40s %-6s %.3f ms (one run, host clock, incl. Horner)",
+                timing(String.format(Locale.ROOT, "%-10s %-40s %-6s %.3f ms (one run, host clock, incl. Horner)",
                         curve, "g1 msm run() end to end", sizeName(n), (System.nanoTime() - hostStart) / 1e6));
                 try (StageTimes times = new StageTimes()) {
                     msm.enqueue(points, scalars, stream, times);
                     StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-10s %-40s %-6s", curve,
                             "g1 msm stages (one run)", sizeName(n)));
                     times.millis().forEach((k, v) -> line.append(String.format(Locale.ROOT, " %s %.3f", k, v)));
-                    timings.add(line.toString());
+                    timing(line.toString());
                 }
                 if (mix == ScalarMix.UNIFORM) {
                     for (int c : new int[] {12, 14, 15, 17}) {
@@ -296,7 +304,7 @@ public final class GpuSelfTest {
                 double ms = time(curve, f.name() + " mul chain (2·256 per element)", "2^20", stream,
                         () -> module.launch(curve.kernel(name + "_mul_chain"), KernelModule.blocksFor(elements, threads),
                                 threads, stream, x, (long) elements, iterations));
-                timings.add(String.format(Locale.ROOT, "%-10s %-40s %.1f G mul/s", curve, f.name() + " multiplication rate",
+                timing(String.format(Locale.ROOT, "%-10s %-40s %.1f G mul/s", curve, f.name() + " multiplication rate",
                         2.0 * elements * iterations / (ms * 1e6)));
             }
         }
@@ -317,7 +325,7 @@ public final class GpuSelfTest {
             }
             Arrays.sort(ms);
             double median = ms[ms.length / 2];
-            timings.add(String.format(Locale.ROOT, "%-10s %-40s %-6s median %9.3f ms  (min %.3f, max %.3f, %d runs)",
+            timing(String.format(Locale.ROOT, "%-10s %-40s %-6s median %9.3f ms  (min %.3f, max %.3f, %d runs)",
                     curve, what, size, median, ms[0], ms[ms.length - 1], ms.length));
             return median;
         }
@@ -349,6 +357,13 @@ public final class GpuSelfTest {
 
     private static String sizeName(int n) {
         return Integer.bitCount(n) == 1 ? "2^" + Integer.numberOfTrailingZeros(n) : Integer.toString(n);
+    }
+
+    /** Keeps a timing line for the final table and prints it at once (a run cut short still reports it). */
+    private void timing(String line) {
+        timings.add(line);
+        out.println("  time " + line);
+        out.flush();
     }
 
     private void record(GpuCurve curve, String check, String size, boolean ok, String detail) {

@@ -12,8 +12,12 @@ import java.util.SplittableRandom;
  * @param points      affine x‖y Montgomery limbs, n of them
  * @param scalars     canonical little-endian limbs, n of them
  * @param expectedLog Σ sᵢ·kᵢ mod r
+ * @param logs        the kᵢ, Montgomery limbs
  */
-record MsmInput(long[] points, long[] scalars, BigInteger expectedLog) {
+record MsmInput(long[] points, long[] scalars, BigInteger expectedLog, long[] logs) {
+
+    /** Distinct points made for a large progression; beyond this they repeat. */
+    static final int DISTINCT_POINTS = 1 << 14;
 
     /**
      * @param progression kᵢ = a + i·d (one point addition each, for large n) instead of independent random kᵢ
@@ -24,6 +28,21 @@ record MsmInput(long[] points, long[] scalars, BigInteger expectedLog) {
         long[][] logs = new long[n][];
         long[][] jacobian = new long[n][];
         long[] g = g1.fromAffine(g1.generator());
+        if (progression && n > DISTINCT_POINTS) {
+            // Above 2^14 points the progression repeats (the reference's allocating additions would dominate the
+            // run); copies of a point get independent scalars, so they still land in different buckets.
+            MsmInput base = create(g1, fr, DISTINCT_POINTS, GpuSelfTest.ScalarMix.UNIFORM, true, random);
+            long[] baseLogs = base.logs();
+            int pw = 2 * g1.fq().limbs();
+            long[] points = new long[n * pw];
+            long[] tiledLogs = new long[n * w];
+            for (int i = 0; i < n; i++) {
+                int j = i % DISTINCT_POINTS;
+                System.arraycopy(base.points(), j * pw, points, i * pw, pw);
+                System.arraycopy(baseLogs, j * w, tiledLogs, i * w, w);
+            }
+            return withScalars(fr, points, tiledLogs, n, mix, random);
+        }
         if (progression) {
             long[] a = fr.random(random);
             long[] d = fr.random(random);
@@ -51,7 +70,17 @@ record MsmInput(long[] points, long[] scalars, BigInteger expectedLog) {
             jacobian[5] = jacobian[4];
         }
         long[] points = g1.batchToAffine(jacobian);
+        long[] flatLogs = new long[n * w];
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(logs[i], 0, flatLogs, i * w, w);
+        }
+        return withScalars(fr, points, flatLogs, n, mix, random);
+    }
 
+    /** Points whose logs are known, with fresh scalars drawn by the mix (scalar 5 repeats scalar 4). */
+    private static MsmInput withScalars(PrimeField fr, long[] points, long[] logs, int n, GpuSelfTest.ScalarMix mix,
+                                        SplittableRandom random) {
+        int w = fr.limbs();
         long[] scalars = new long[n * w];
         long[] sum = fr.zero();
         long[] term = new long[w];
@@ -65,10 +94,10 @@ record MsmInput(long[] points, long[] scalars, BigInteger expectedLog) {
             previous = s;
             fr.fromMontgomery(s, 0, canonical, 0);
             System.arraycopy(canonical, 0, scalars, i * w, w);
-            fr.mul(s, 0, logs[i], 0, term, 0);
+            fr.mul(s, 0, logs, i * w, term, 0);
             fr.add(sum, 0, term, 0, sum, 0);
         }
-        return new MsmInput(points, scalars, fr.toBigInteger(sum));
+        return new MsmInput(points, scalars, fr.toBigInteger(sum), logs);
     }
 
     /** A scalar in Montgomery form, drawn by the mix. */

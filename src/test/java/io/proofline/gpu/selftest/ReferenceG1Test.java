@@ -72,4 +72,28 @@ class ReferenceG1Test {
             }
         }
     }
+
+    /** Above 2^14 points the progression repeats; the expected log must still be Σ sᵢ·kᵢ over the repeated kᵢ. */
+    @Test
+    void largeInputsRepeatTheirPointsAndKeepTheKnownAnswer() {
+        long seed = System.nanoTime();
+        SplittableRandom random = new SplittableRandom(seed);
+        GpuCurve curve = GpuCurve.BN254;
+        ReferenceG1 g1 = ReferenceG1.of(curve);
+        PrimeField fr = curve.fr();
+        int n = MsmInput.DISTINCT_POINTS + 5;
+        MsmInput input = MsmInput.create(g1, fr, n, GpuSelfTest.ScalarMix.WITNESS, true, random);
+        int w = fr.limbs();
+        int pw = 2 * curve.fq().limbs();
+        BigInteger sum = BigInteger.ZERO;
+        for (int i = 0; i < n; i++) {
+            sum = sum.add(PrimeField.limbsToBigInteger(input.scalars(), i * w, w).multiply(fr.toBigInteger(input.logs(), i * w)));
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(sum.mod(fr.modulus()), input.expectedLog(), "seed=" + seed);
+        long[] last = java.util.Arrays.copyOfRange(input.points(), (n - 1) * pw, n * pw);
+        long[] copy = java.util.Arrays.copyOfRange(input.points(), 4 * pw, 5 * pw);
+        assertArrayEquals(copy, last, "point 2^14 + 4 repeats point 4");
+        long[] k4 = java.util.Arrays.copyOfRange(input.logs(), 4 * w, 5 * w);
+        assertArrayEquals(g1.toAffine(g1.multiply(g1.fromAffine(g1.generator()), fr.toBigInteger(k4))), copy, "P4 = k4·G");
+    }
 }
