@@ -57,7 +57,16 @@ public final class GpuSelfTest {
             out.println("tunables: " + module.tunables());
             for (GpuCurve curve : GpuCurve.values()) {
                 if (options.benchOnly()) {
-                    // Timings only, each MSM configuration still checked once against (Σ s·k)·G.
+                    // Timings, with the cheap checks: fields, NTT up to 2^16, coset H, small MSMs, and each timed
+                    // MSM configuration once against (Σ s·k)·G.
+                    checkField(module, stream, curve, curve.fq(), "fq");
+                    checkField(module, stream, curve, curve.fr(), "fr");
+                    for (int log : new int[] {1, 10, 11, 16}) {
+                        checkNtt(module, stream, curve, Math.min(log, options.maxLog()));
+                    }
+                    checkCosetH(module, stream, curve, Math.min(12, options.maxLog()));
+                    checkMsm(module, stream, curve, 100, ScalarMix.ONES, false);
+                    checkMsm(module, stream, curve, 1 << 10, ScalarMix.WITNESS, false);
                     int n = 1 << Math.min(20, options.maxLog());
                     checkMsm(module, stream, curve, n, ScalarMix.UNIFORM, true);
                     checkMsm(module, stream, curve, n, ScalarMix.WITNESS, true);
