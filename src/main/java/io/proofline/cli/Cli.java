@@ -30,6 +30,8 @@ public final class Cli {
         register("verify", new VerifyCommand());
         register("export-vkey", new ExportVkeyCommand());
         register("bench", new BenchCommand());
+        register("gpu-selftest", new GpuSelfTestCommand(false));
+        register("gpu-bench", new GpuSelfTestCommand(true));
     }
 
     private static void register(String name, Command command) {
@@ -37,6 +39,16 @@ public final class Cli {
     }
 
     private Cli() {
+    }
+
+    /** Runs a command without the service's entry point (used by the lean device bundle, which has no Spring). */
+    public static void main(String[] args) {
+        System.exit(args.length == 0 ? usage(System.err) : run(args, System.out, System.err));
+    }
+
+    private static int usage(PrintStream err) {
+        err.println("usage: <command> [args]. Commands: " + String.join(", ", COMMANDS.keySet()));
+        return 2;
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {

@@ -1,0 +1,102 @@
+// Instantiates the field, NTT and MSM templates for one curve as extern "C" kernels named <curve>_<kernel>,
+// which the host looks up by name in the fatbin (cuModuleGetFunction). One line per curve in <curve>.cu.
+#pragma once
+#include "../ff/fields.cuh"
+#include "../ff/mont_t.cuh"
+#include "../ec/xyzz_t.cuh"
+#include "../ntt/ntt.cuh"
+#include "../msm/pippenger.cuh"
+
+namespace proofline {
+
+/** Element-wise self-test: out[5i .. 5i+4] = a·b, a + b, a − b, a², −a. */
+template <class F>
+__device__ __forceinline__ void field_selftest(const F* a, const F* b, F* out, size_t n) {
+    const size_t i = global_thread();
+    if (i >= n) return;
+    const F x = F::load(a, i), y = F::load(b, i);
+    (x * y).store(out, 5 * i);
+    (x + y).store(out, 5 * i + 1);
+    (x - y).store(out, 5 * i + 2);
+    x.sqr().store(out, 5 * i + 3);
+    x.neg().store(out, 5 * i + 4);
+}
+
+/** Throughput probe: two independent chains of `iters` multiplications per element (x ← x·y, y ← y·x'). */
+template <class F>
+__device__ __forceinline__ void field_mul_chain(F* x, size_t n, uint32_t iters) {
+    const size_t i = global_thread();
+    if (i >= n) return;
+    F a = F::load(x, i), b = F::load(x, (i + 1) % n), c = F::load(x, (i + 2) % n);
+    for (uint32_t k = 0; k < iters; k++) {
+        a = a * c;
+        b = b * c;
+    }
+    (a + b).store(x, i);
+}
+
+template <class F>
+__device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
+    const size_t i = global_thread();
+    if (i < n) F::load(x, i).from_montgomery().store(x, i);
+}
+
+}  // namespace proofline
+
+#define PROOFLINE_FIELD_KERNELS(prefix, F)                                                                      \
+    extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)                         \
+        prefix##_selftest(const F* a, const F* b, F* out, size_t n) {                                            \
+        proofline::field_selftest(a, b, out, n);                                                                 \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)                         \
+        prefix##_mul_chain(F* x, size_t n, uint32_t iters) {                                                     \
+        proofline::field_mul_chain(x, n, iters);                                                                 \
+    }
+
+#define PROOFLINE_CURVE_KERNELS(curve)                                                                           \
+    using curve##_fq_t = proofline::ff::mont_t<proofline::ff::curve##_fq_params>;                                \
+    using curve##_fr_t = proofline::ff::mont_t<proofline::ff::curve##_fr_params>;                                \
+    using curve##_affine_t = proofline::ec::affine_t<curve##_fq_t>;                                              \
+    using curve##_xyzz_t = proofline::ec::xyzz_t<curve##_fq_t>;                                                  \
+    PROOFLINE_FIELD_KERNELS(curve##_fq, curve##_fq_t)                                                            \
+    PROOFLINE_FIELD_KERNELS(curve##_fr, curve##_fr_t)                                                            \
+    extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)                         \
+        curve##_fr_from_montgomery(curve##_fr_t* x, size_t n) {                                                  \
+        proofline::field_from_montgomery(x, n);                                                                  \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)                         \
+        curve##_fr_bit_reverse(curve##_fr_t* x, uint32_t log_n) {                                                \
+        proofline::ntt::bit_reverse(x, log_n);                                                                   \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(1 << (proofline::config::NTT_MAX_LOG_TILE - 1))                 \
+        curve##_fr_ntt_pass(curve##_fr_t* x, const curve##_fr_t* tw, uint32_t log_n, uint32_t s0, uint32_t k) { \
+        proofline::ntt::pass(x, tw, log_n, s0, k);                                                               \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)                         \
+        curve##_fr_scale_geometric(curve##_fr_t* x, size_t n, const curve##_fr_t* lo, const curve##_fr_t* hi,    \
+                                   uint32_t log_lo) {                                                            \
+        proofline::ntt::scale_geometric(x, n, lo, hi, log_lo);                                                   \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)                         \
+        curve##_fr_h_from_abc(curve##_fr_t* a, const curve##_fr_t* b, const curve##_fr_t* c, size_t n) {         \
+        proofline::ntt::h_from_abc(a, b, c, n);                                                                  \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
+        curve##_g1_accumulate(const curve##_affine_t* points, const uint32_t* pairs, const uint32_t* offsets,    \
+                              const uint32_t* counts, uint32_t buckets, curve##_xyzz_t* out) {                   \
+        proofline::msm::accumulate(points, pairs, offsets, counts, buckets, out);                                \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
+        curve##_g1_segments(const curve##_xyzz_t* buckets, uint32_t windows, uint32_t c, uint32_t seg_len,       \
+                            curve##_xyzz_t* out) {                                                               \
+        proofline::msm::segments(buckets, windows, c, seg_len, out);                                             \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
+        curve##_g1_sum_groups(const curve##_xyzz_t* in, size_t count, uint32_t group, curve##_xyzz_t* out) {     \
+        proofline::msm::sum_groups(in, count, group, out);                                                       \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
+        curve##_g1_ones(const curve##_affine_t* points, const uint32_t* scalars, size_t n, uint32_t per_thread,  \
+                        curve##_xyzz_t* out) {                                                                   \
+        proofline::msm::ones(points, scalars, n, per_thread, out);                                               \
+    }

@@ -1,0 +1,165 @@
+// Pippenger's bucket method for Σ sᵢ·Pᵢ over G1, with signed-digit windows and a counting sort into buckets.
+//
+// Scalars are canonical 256-bit little-endian integers (8 words), below r < 2^255. With window width c, a
+// scalar is written Σ_w d_w·2^(c·w) with d_w ∈ [−2^(c−1), 2^(c−1)] (a digit above 2^(c−1) becomes d − 2^c and
+// carries one into the next window). W = ⌈256/c⌉ windows suffice: the top window's digit is at most 2^(c−1)
+// because the scalar is below 2^255, so no carry leaves it. Bucket key = w·2^(c−1) + |d| − 1; the sign rides
+// on the pair's value as bit 31 (so n < 2^31).
+//
+// Stages (one kernel each, launched by the host in this order):
+//   histogram   counts[key] += 1 for every non-zero digit of every scalar other than 0 and 1
+//   (exclusive scan of counts → offsets; cursor = offsets)
+//   scatter     pairs[cursor[key]++] = point index | sign
+//   accumulate  bucket[key] = Σ ±P over its pairs (XYZZ += affine, madd-2008-s)
+//   segments    per window, runs of L buckets: T = Σ k'·B_k' by a running sum from the top and
+//               S = Σ B_k'; the segment j contributes T + (j·L)·S to Σ_v v·B_v
+//   sum_groups  adds consecutive groups of points (segments → windows; partial sums of the ones)
+//   ones        partial sums of the points whose scalar is exactly 1 (witness 0/1 values skip Pippenger)
+// and the host finishes with Horner over the windows, Σ_w 2^(c·w)·window_w, plus the ones (XyzzHorner.java:
+// a chain of ~240 dependent doublings runs faster on a CPU core than on one GPU thread).
+#pragma once
+#include <cstdint>
+#include "../util/config.cuh"
+#include "../util/index.cuh"
+
+namespace proofline {
+namespace msm {
+
+constexpr int SCALAR_WORDS = 8;
+constexpr uint32_t SIGN_BIT = 0x80000000u;
+
+struct scalar_words {
+    uint32_t w[SCALAR_WORDS];
+
+    __device__ __forceinline__ static scalar_words load(const uint32_t* scalars, size_t i) {
+        const uint4* src = reinterpret_cast<const uint4*>(scalars + i * SCALAR_WORDS);
+        uint4 a = src[0], b = src[1];
+        return scalar_words{{a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w}};
+    }
+
+    __device__ __forceinline__ bool is_zero_or_one() const {
+        uint32_t upper = w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7];
+        return upper == 0 && w[0] <= 1;
+    }
+
+    __device__ __forceinline__ bool is_one() const {
+        uint32_t upper = w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7];
+        return upper == 0 && w[0] == 1;
+    }
+
+    /** Bits [lo, lo + c) as an integer (c ≤ 31); bits past 255 read as zero. */
+    __device__ __forceinline__ uint32_t bits(uint32_t lo, uint32_t c) const {
+        const uint32_t word = lo >> 5, shift = lo & 31;
+        uint32_t v = 0;
+#pragma unroll
+        for (int k = 0; k < SCALAR_WORDS; k++) {  // select without a run-time array index (no local memory)
+            if (k == int(word)) v = w[k] >> shift;
+            if (k == int(word) + 1 && shift != 0) v |= w[k] << (32 - shift);
+        }
+        return v & ((1u << c) - 1);
+    }
+};
+
+/** Calls emit(key, negative) for each non-zero signed digit of scalar i (not for scalars 0 and 1). */
+template <class Emit>
+__device__ __forceinline__ void for_each_digit(const uint32_t* scalars, size_t i, uint32_t c, uint32_t windows,
+                                               Emit emit) {
+    const scalar_words s = scalar_words::load(scalars, i);
+    if (s.is_zero_or_one()) return;
+    const uint32_t half = 1u << (c - 1);
+    uint32_t carry = 0;
+    for (uint32_t w = 0; w < windows; w++) {
+        uint32_t raw = s.bits(w * c, c) + carry;  // ≤ 2^c
+        carry = raw > half ? 1u : 0u;
+        int32_t d = carry ? int32_t(raw) - int32_t(1u << c) : int32_t(raw);
+        if (d != 0) {
+            uint32_t magnitude = d < 0 ? uint32_t(-d) : uint32_t(d);
+            emit(w * half + magnitude - 1, d < 0);
+        }
+    }
+}
+
+__device__ __forceinline__ void histogram(const uint32_t* scalars, size_t n, uint32_t c, uint32_t windows,
+                                          uint32_t* counts) {
+    const size_t i = global_thread();
+    if (i >= n) return;
+    for_each_digit(scalars, i, c, windows, [&](uint32_t key, bool) { atomicAdd(counts + key, 1u); });
+}
+
+__device__ __forceinline__ void scatter(const uint32_t* scalars, size_t n, uint32_t c, uint32_t windows,
+                                        uint32_t* cursor, uint32_t* pairs) {
+    const size_t i = global_thread();
+    if (i >= n) return;
+    for_each_digit(scalars, i, c, windows, [&](uint32_t key, bool negative) {
+        uint32_t at = atomicAdd(cursor + key, 1u);
+        pairs[at] = uint32_t(i) | (negative ? SIGN_BIT : 0u);
+    });
+}
+
+/** bucket[key] = Σ ±points over the key's pairs; one thread per bucket. */
+template <class Affine, class Xyzz>
+__device__ __forceinline__ void accumulate(const Affine* points, const uint32_t* pairs, const uint32_t* offsets,
+                                           const uint32_t* counts, uint32_t buckets, Xyzz* out) {
+    const size_t key = global_thread();
+    if (key >= buckets) return;
+    const uint32_t begin = offsets[key], end = begin + counts[key];
+    Xyzz acc = Xyzz::infinity();
+    for (uint32_t at = begin; at < end; at++) {
+        const uint32_t pair = pairs[at];
+        Affine p = Affine::load(points, pair & ~SIGN_BIT);
+        if ((pair & SIGN_BIT) && !p.is_infinity()) p.y = p.y.neg();
+        acc.add_affine(p);
+    }
+    acc.store(out, key);
+}
+
+/**
+ * Thread (w, j) reduces buckets v = j·L+1 .. (j+1)·L of window w (stored at w·2^(c−1) + v − 1) to
+ * Σ v·B_v = T + (j·L)·S with T = Σ k'·B_{jL+k'} (running sum from the top) and S = Σ B_{jL+k'}.
+ */
+template <class Xyzz>
+__device__ __forceinline__ void segments(const Xyzz* buckets, uint32_t windows, uint32_t c, uint32_t seg_len,
+                                         Xyzz* out) {
+    const uint32_t per_window = (1u << (c - 1)) / seg_len;
+    const size_t id = global_thread();
+    if (id >= size_t(windows) * per_window) return;
+    const uint32_t w = uint32_t(id / per_window), j = uint32_t(id % per_window);
+    const size_t base = size_t(w) * (1u << (c - 1)) + size_t(j) * seg_len;
+    Xyzz running = Xyzz::infinity(), total = Xyzz::infinity();
+    for (int k = int(seg_len) - 1; k >= 0; k--) {
+        running.add(Xyzz::load(buckets, base + k));
+        total.add(running);
+    }
+    total.add(running.mul_small(j * seg_len));
+    total.store(out, id);
+}
+
+/** out[g] = Σ in[g·group .. g·group + group) (clipped at count). */
+template <class Xyzz>
+__device__ __forceinline__ void sum_groups(const Xyzz* in, size_t count, uint32_t group, Xyzz* out) {
+    const size_t g = global_thread();
+    const size_t begin = g * group;
+    if (begin >= count) return;
+    const size_t end = begin + group < count ? begin + group : count;
+    Xyzz acc = Xyzz::infinity();
+    for (size_t i = begin; i < end; i++) acc.add(Xyzz::load(in, i));
+    acc.store(out, g);
+}
+
+/** out[t] = Σ of the points in [t·per_thread, (t+1)·per_thread) whose scalar is exactly 1. */
+template <class Affine, class Xyzz>
+__device__ __forceinline__ void ones(const Affine* points, const uint32_t* scalars, size_t n, uint32_t per_thread,
+                                     Xyzz* out) {
+    const size_t t = global_thread();
+    const size_t begin = t * per_thread;
+    if (begin >= n) return;
+    const size_t end = begin + per_thread < n ? begin + per_thread : n;
+    Xyzz acc = Xyzz::infinity();
+    for (size_t i = begin; i < end; i++) {
+        if (scalar_words::load(scalars, i).is_one()) acc.add_affine(Affine::load(points, i));
+    }
+    acc.store(out, t);
+}
+
+}  // namespace msm
+}  // namespace proofline

@@ -1,0 +1,48 @@
+// The single translation unit that becomes native/proofline.fatbin: the curve-independent kernels (scalar
+// digits, scans, tunables) and both curves' instantiations. cuModuleLoadData loads one module, so one TU.
+#include "util/config.cuh"
+#include "util/scan.cuh"
+#include "msm/pippenger.cuh"
+
+/** Writes the compile-time tunables for the host: {version, NTT_MAX_LOG_TILE, ELEMENTWISE_THREADS, SCAN_THREADS,
+ *  POINT_THREADS, MSM_MAX_WINDOW_BITS}. */
+extern "C" __global__ void proofline_tunables(uint32_t* out) {
+    using namespace proofline::config;
+    if (threadIdx.x == 0 && blockIdx.x == 0) {
+        out[0] = 1;
+        out[1] = NTT_MAX_LOG_TILE;
+        out[2] = ELEMENTWISE_THREADS;
+        out[3] = SCAN_THREADS;
+        out[4] = POINT_THREADS;
+        out[5] = MSM_MAX_WINDOW_BITS;
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(proofline::config::SCAN_THREADS)
+    proofline_scan_blocks(const uint32_t* in, uint32_t* out, uint32_t* block_totals, size_t n) {
+    proofline::scan::blocks(in, out, block_totals, n);
+}
+
+extern "C" __global__ void __launch_bounds__(proofline::config::SCAN_THREADS)
+    proofline_scan_totals(uint32_t* block_totals, uint32_t count) {
+    proofline::scan::totals(block_totals, count);
+}
+
+extern "C" __global__ void __launch_bounds__(proofline::config::SCAN_THREADS)
+    proofline_scan_add(uint32_t* out, const uint32_t* block_totals, size_t n) {
+    proofline::scan::add_offsets(out, block_totals, n);
+}
+
+extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)
+    proofline_msm_histogram(const uint32_t* scalars, size_t n, uint32_t c, uint32_t windows, uint32_t* counts) {
+    proofline::msm::histogram(scalars, n, c, windows, counts);
+}
+
+extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)
+    proofline_msm_scatter(const uint32_t* scalars, size_t n, uint32_t c, uint32_t windows, uint32_t* cursor,
+                          uint32_t* pairs) {
+    proofline::msm::scatter(scalars, n, c, windows, cursor, pairs);
+}
+
+#include "curves/bn254.cu"
+#include "curves/bls12_381.cu"

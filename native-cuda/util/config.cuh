@@ -1,0 +1,30 @@
+// Compile-time tunables of the kernels. The host reads them at module load through proofline_tunables()
+// (proofline.cu), so the Java launcher never restates a number that lives here.
+#pragma once
+
+namespace proofline {
+namespace config {
+
+/** log2 of the elements one NTT block transforms in shared memory (2^k elements, 2^(k−1) threads). */
+constexpr int NTT_MAX_LOG_TILE = 10;
+static_assert(NTT_MAX_LOG_TILE >= 1 && NTT_MAX_LOG_TILE <= 11,
+              "an NTT tile needs 2^(k-1) <= 1024 threads and 2^k·32 B <= 48 KiB of static shared memory");
+
+/** Threads per block of the element-wise kernels (field ops, scaling, h = a·b − c). */
+constexpr int ELEMENTWISE_THREADS = 256;
+static_assert(ELEMENTWISE_THREADS % 32 == 0 && ELEMENTWISE_THREADS <= 1024, "block size must be whole warps");
+
+/** Threads per block of the exclusive scan (one element per thread; CUB BlockScan). */
+constexpr int SCAN_THREADS = 1024;
+static_assert(SCAN_THREADS % 32 == 0 && SCAN_THREADS <= 1024, "block size must be whole warps");
+
+/** Threads per block of the point kernels (bucket accumulation, reductions): XYZZ points hold many registers. */
+constexpr int POINT_THREADS = 128;
+static_assert(POINT_THREADS % 32 == 0 && POINT_THREADS <= 1024, "block size must be whole warps");
+
+/** Widest Pippenger window; buckets are indexed by 32-bit keys and a window has 2^(c−1) of them. */
+constexpr int MSM_MAX_WINDOW_BITS = 24;
+static_assert(MSM_MAX_WINDOW_BITS <= 28, "keys (window·2^(c−1) + bucket) must stay well inside 32 bits");
+
+}  // namespace config
+}  // namespace proofline

@@ -1,0 +1,59 @@
+package io.proofline.gpu;
+
+import io.proofline.algebra.bls12381.Bls12381;
+import io.proofline.algebra.bn254.Bn254;
+import io.proofline.algebra.field.PrimeField;
+
+/**
+ * The curves the fatbin instantiates (native-cuda/curves/*.cu), with their kernel-name prefix and the sizes of
+ * their device types: field elements are {@code 8·limbs} bytes (the host's Montgomery limbs, unchanged),
+ * G1 affine points {@code x‖y}, XYZZ points {@code X‖Y‖ZZ‖ZZZ}.
+ */
+public enum GpuCurve {
+    BN254("bn254", Bn254.FQ, Bn254.FR),
+    BLS12_381("bls12_381", Bls12381.FQ, Bls12381.FR);
+
+    private final String prefix;
+    private final PrimeField fq;
+    private final PrimeField fr;
+
+    GpuCurve(String prefix, PrimeField fq, PrimeField fr) {
+        this.prefix = prefix;
+        this.fq = fq;
+        this.fr = fr;
+    }
+
+    public PrimeField fq() {
+        return fq;
+    }
+
+    public PrimeField fr() {
+        return fr;
+    }
+
+    /** The name of this curve's instance of a kernel, e.g. {@code bn254_g1_accumulate}. */
+    public String kernel(String name) {
+        return prefix + "_" + name;
+    }
+
+    public int fqBytes() {
+        return fq.bytes();
+    }
+
+    public int frBytes() {
+        return fr.bytes();
+    }
+
+    public int affineBytes() {
+        return 2 * fq.bytes();
+    }
+
+    public int xyzzBytes() {
+        return 4 * fq.bytes();
+    }
+
+    @Override
+    public String toString() {
+        return prefix;
+    }
+}

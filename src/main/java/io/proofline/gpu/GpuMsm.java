@@ -1,0 +1,198 @@
+package io.proofline.gpu;
+
+/**
+ * Multi-scalar multiplication Σ sᵢ·Pᵢ over G1 on the GPU (Pippenger, native-cuda/msm/pippenger.cuh), for a fixed
+ * number of points n, with its scratch buffers allocated once. Points are affine {@code x‖y} in Montgomery form
+ * (snarkjs zkey layout; (0,0) is infinity) and stay resident; scalars are canonical little-endian 256-bit words.
+ * Scalars 0 and 1 bypass Pippenger: 0 contributes nothing, the points with scalar 1 are summed directly.
+ *
+ * <p>Window width c = log2(n) − 4 clamped to [4, 16] (DESIGN §8: about N·⌈b/c⌉ + ⌈b/c⌉·2^c additions, with signed
+ * digits halving the buckets). Not thread-safe: one instance per worker.
+ */
+public final class GpuMsm implements AutoCloseable {
+
+    /** Scalars are 256-bit: 8 words of 32 bits. */
+    public static final int SCALAR_BYTES = 32;
+    /** Points with scalar 1 summed per thread before the tree of partial sums. */
+    private static final int ONES_PER_THREAD = 256;
+    /** Buckets per thread in the bucket-reduction step, and points per thread in the partial-sum trees. */
+    private static final int GROUP = 32;
+
+    private final KernelModule module;
+    private final GpuCurve curve;
+    private final int n;
+    private final int c;
+    private final int windows;
+    private final int bucketsPerWindow;
+    private final int buckets;
+    private final int segmentLength;
+    private final int segmentsPerWindow;
+    private final int scanBlocks;
+    private final int onesPartials;
+
+    private final DeviceBuffer counts;
+    private final DeviceBuffer offsets;
+    private final DeviceBuffer cursor;
+    private final DeviceBuffer scanTotals;
+    private final DeviceBuffer pairs;
+    private final DeviceBuffer bucketSums;
+    private final DeviceBuffer treeA;
+    private final DeviceBuffer treeB;
+    private final DeviceBuffer onesA;
+    private final DeviceBuffer onesB;
+    private final DeviceBuffer result;
+    private final XyzzHorner horner;
+
+    public GpuMsm(KernelModule module, GpuCurve curve, int n) {
+        this(module, curve, n, defaultWindowBits(n));
+    }
+
+    public GpuMsm(KernelModule module, GpuCurve curve, int n, int windowBits) {
+        if (n < 1) {
+            throw new IllegalArgumentException("MSM of " + n + " points");
+        }
+        if (windowBits < 2 || windowBits > module.tunables().msmMaxWindowBits()) {
+            throw new IllegalArgumentException("window of " + windowBits + " bits");
+        }
+        this.module = module;
+        this.curve = curve;
+        this.n = n;
+        this.c = windowBits;
+        this.windows = (256 + c - 1) / c;
+        this.bucketsPerWindow = 1 << (c - 1);
+        this.buckets = windows * bucketsPerWindow;
+        this.segmentLength = Math.min(GROUP, bucketsPerWindow);
+        this.segmentsPerWindow = bucketsPerWindow / segmentLength;
+        this.scanBlocks = Math.toIntExact(KernelModule.blocksFor(buckets, module.tunables().scanThreads()));
+        this.onesPartials = Math.toIntExact(KernelModule.blocksFor(n, ONES_PER_THREAD));
+        long xyzz = curve.xyzzBytes();
+        this.counts = DeviceBuffer.allocate(4L * buckets);
+        this.offsets = DeviceBuffer.allocate(4L * buckets);
+        this.cursor = DeviceBuffer.allocate(4L * buckets);
+        this.scanTotals = DeviceBuffer.allocate(4L * scanBlocks);
+        this.pairs = DeviceBuffer.allocate(4L * n * windows);
+        this.bucketSums = DeviceBuffer.allocate(xyzz * buckets);
+        this.treeA = DeviceBuffer.allocate(xyzz * windows * segmentsPerWindow);
+        this.treeB = DeviceBuffer.allocate(xyzz * windows * segmentsPerWindow);
+        this.onesA = DeviceBuffer.allocate(xyzz * onesPartials);
+        this.onesB = DeviceBuffer.allocate(xyzz * onesPartials);
+        this.result = DeviceBuffer.allocate(xyzz * (windows + 1));
+        this.horner = new XyzzHorner(curve.fq());
+    }
+
+    /** c = log2(n) − 4, clamped to [4, 16]. */
+    public static int defaultWindowBits(int n) {
+        int log = 32 - Integer.numberOfLeadingZeros(Math.max(1, n - 1));
+        return Math.max(4, Math.min(16, log - 4));
+    }
+
+    public int size() {
+        return n;
+    }
+
+    public int windowBits() {
+        return c;
+    }
+
+    /** Device bytes this instance holds. */
+    public long scratchBytes() {
+        return counts.bytes() + offsets.bytes() + cursor.bytes() + scanTotals.bytes() + pairs.bytes()
+                + bucketSums.bytes() + treeA.bytes() + treeB.bytes() + onesA.bytes() + onesB.bytes() + result.bytes();
+    }
+
+    /** Queues the GPU part of the MSM on {@code stream} (everything but the host's final Horner step). */
+    public void enqueue(DeviceBuffer points, DeviceBuffer scalars, GpuStream stream) {
+        enqueue(points, scalars, stream, StageTimes.NONE);
+    }
+
+    /** As {@link #enqueue(DeviceBuffer, DeviceBuffer, GpuStream)}, marking each stage's end in {@code times}. */
+    public void enqueue(DeviceBuffer points, DeviceBuffer scalars, GpuStream stream, StageTimes times) {
+        if (points.bytes() < (long) n * curve.affineBytes() || scalars.bytes() < (long) n * SCALAR_BYTES) {
+            throw new IllegalArgumentException("points or scalars shorter than " + n + " entries");
+        }
+        Tunables t = module.tunables();
+        int ew = t.elementwiseThreads();
+        int pt = t.pointThreads();
+        long nn = n;
+        times.mark("start", stream);
+        // 1. Counting sort of (bucket, point) pairs: histogram, exclusive scan, scatter.
+        counts.zeroAsync(counts.bytes(), stream);
+        module.launch("proofline_msm_histogram", KernelModule.blocksFor(n, ew), ew, stream, scalars, nn, c, windows,
+                counts);
+        module.launch("proofline_scan_blocks", scanBlocks, t.scanThreads(), stream, counts, offsets, scanTotals,
+                (long) buckets);
+        module.launch("proofline_scan_totals", 1, t.scanThreads(), stream, scanTotals, scanBlocks);
+        module.launch("proofline_scan_add", scanBlocks, t.scanThreads(), stream, offsets, scanTotals, (long) buckets);
+        cursor.copyFromAsync(offsets, offsets.bytes(), stream);
+        module.launch("proofline_msm_scatter", KernelModule.blocksFor(n, ew), ew, stream, scalars, nn, c, windows,
+                cursor, pairs);
+        times.mark("sort", stream);
+        // 2. Bucket sums, one thread per bucket.
+        module.launch(curve.kernel("g1_accumulate"), KernelModule.blocksFor(buckets, pt), pt, stream, points, pairs,
+                offsets, counts, buckets, bucketSums);
+        times.mark("accumulate", stream);
+        // 3. Bucket reduction Σ v·B_v per window: segments, then trees of partial sums down to one per window.
+        long segments = (long) windows * segmentsPerWindow;
+        module.launch(curve.kernel("g1_segments"), KernelModule.blocksFor(segments, pt), pt, stream, bucketSums,
+                windows, c, segmentLength, treeA);
+        times.mark("segments", stream);
+        DeviceBuffer windowSums = reduceTree(treeA, treeB, segments, segmentsPerWindow, stream);
+        times.mark("window trees", stream);
+        // 4. The points with scalar 1.
+        module.launch(curve.kernel("g1_ones"), KernelModule.blocksFor(onesPartials, pt), pt, stream, points, scalars,
+                nn, ONES_PER_THREAD, onesA);
+        DeviceBuffer onesSum = reduceTree(onesA, onesB, onesPartials, onesPartials, stream);
+        times.mark("ones", stream);
+        // 5. The window sums and the ones' sum side by side, for the host's Horner step (XyzzHorner says why).
+        result.copyFromAsync(windowSums, (long) windows * xyzz(), stream);
+        result.copyFromAsync(onesSum, xyzz(), (long) windows * xyzz(), stream);
+        times.mark("copy out", stream);
+    }
+
+    /**
+     * Runs the MSM and returns Σ sᵢ·Pᵢ as XYZZ limbs {@code X‖Y‖ZZ‖ZZZ} (Montgomery form): the GPU's window sums
+     * and ones' sum, combined on the host as Σ_w 2^(c·w)·window_w + ones.
+     */
+    public long[] run(DeviceBuffer points, DeviceBuffer scalars, GpuStream stream) {
+        enqueue(points, scalars, stream);
+        stream.synchronize();
+        int limbs = curve.fq().limbs();
+        long[] sums = result.downloadLongs(0, (windows + 1) * 4 * limbs);
+        long[] ones = java.util.Arrays.copyOfRange(sums, windows * 4 * limbs, (windows + 1) * 4 * limbs);
+        return horner.combine(sums, windows, c, ones);
+    }
+
+    private long xyzz() {
+        return curve.xyzzBytes();
+    }
+
+    /**
+     * Sums runs of {@code runLength} consecutive points (runLength a power of two, or everything) down to one per
+     * run, {@value #GROUP} per thread per level, ping-ponging between {@code a} and {@code b}; returns the holder.
+     */
+    private DeviceBuffer reduceTree(DeviceBuffer a, DeviceBuffer b, long count, long runLength, GpuStream stream) {
+        int pt = module.tunables().pointThreads();
+        DeviceBuffer in = a;
+        DeviceBuffer out = b;
+        while (runLength > 1) {
+            int group = (int) Math.min(GROUP, runLength);
+            long outCount = (count + group - 1) / group;
+            module.launch(curve.kernel("g1_sum_groups"), KernelModule.blocksFor(outCount, pt), pt, stream, in, count,
+                    group, out);
+            count = outCount;
+            runLength = (runLength + group - 1) / group;
+            DeviceBuffer swap = in;
+            in = out;
+            out = swap;
+        }
+        return in;
+    }
+
+    @Override
+    public void close() {
+        for (DeviceBuffer b : new DeviceBuffer[] {counts, offsets, cursor, scanTotals, pairs, bucketSums, treeA, treeB,
+                onesA, onesB, result}) {
+            b.close();
+        }
+    }
+}

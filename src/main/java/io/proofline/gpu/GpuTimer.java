@@ -1,0 +1,42 @@
+package io.proofline.gpu;
+
+import jcuda.driver.CUevent;
+import jcuda.driver.CUevent_flags;
+
+import static io.proofline.gpu.CudaException.check;
+import static jcuda.driver.JCudaDriver.cuEventCreate;
+import static jcuda.driver.JCudaDriver.cuEventDestroy;
+import static jcuda.driver.JCudaDriver.cuEventElapsedTime;
+import static jcuda.driver.JCudaDriver.cuEventRecord;
+import static jcuda.driver.JCudaDriver.cuEventSynchronize;
+
+/** Times work on a stream with a pair of CUDA events (device time, not host time). */
+public final class GpuTimer implements AutoCloseable {
+
+    private final CUevent start = new CUevent();
+    private final CUevent stop = new CUevent();
+
+    public GpuTimer() {
+        check(cuEventCreate(start, CUevent_flags.CU_EVENT_DEFAULT), "cuEventCreate");
+        check(cuEventCreate(stop, CUevent_flags.CU_EVENT_DEFAULT), "cuEventCreate");
+    }
+
+    public void start(GpuStream stream) {
+        check(cuEventRecord(start, stream.handle()), "cuEventRecord(start)");
+    }
+
+    /** Records the stop event, waits for it and returns the milliseconds between the two events. */
+    public double stopMillis(GpuStream stream) {
+        check(cuEventRecord(stop, stream.handle()), "cuEventRecord(stop)");
+        check(cuEventSynchronize(stop), "cuEventSynchronize");
+        float[] ms = new float[1];
+        check(cuEventElapsedTime(ms, start, stop), "cuEventElapsedTime");
+        return ms[0];
+    }
+
+    @Override
+    public void close() {
+        check(cuEventDestroy(start), "cuEventDestroy");
+        check(cuEventDestroy(stop), "cuEventDestroy");
+    }
+}

@@ -1,0 +1,25 @@
+package io.proofline.gpu;
+
+/**
+ * No usable GPU: no driver, no device, no kernels in the jar, or the native bridge failed to load. The message is
+ * always {@code no GPU available: <reason>}, which the CLI prints as is.
+ */
+public final class GpuUnavailableException extends RuntimeException {
+
+    private final String reason;
+
+    public GpuUnavailableException(String reason) {
+        super("no GPU available: " + reason);
+        this.reason = reason;
+    }
+
+    public GpuUnavailableException(String reason, Throwable cause) {
+        super("no GPU available: " + reason, cause);
+        this.reason = reason;
+    }
+
+    /** The reason alone, without the prefix. */
+    public String reason() {
+        return reason;
+    }
+}

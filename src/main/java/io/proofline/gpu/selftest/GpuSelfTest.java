@@ -1,0 +1,402 @@
+package io.proofline.gpu.selftest;
+
+import io.proofline.algebra.field.PrimeField;
+import io.proofline.gpu.DeviceBuffer;
+import io.proofline.gpu.GpuContext;
+import io.proofline.gpu.GpuCurve;
+import io.proofline.gpu.GpuDevice;
+import io.proofline.gpu.GpuDevices;
+import io.proofline.gpu.GpuMsm;
+import io.proofline.gpu.GpuNtt;
+import io.proofline.gpu.GpuStream;
+import io.proofline.gpu.GpuTimer;
+import io.proofline.gpu.KernelModule;
+import io.proofline.gpu.StageTimes;
+
+import java.io.PrintStream;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * Checks every kernel against the CPU on fresh random inputs (both curves, several sizes), then optionally times
+ * them (CUDA events, warm-up, median of repeated runs). Prints a table; {@link #run()} returns the number of
+ * failed checks. Throws {@link io.proofline.gpu.GpuUnavailableException} when there is no usable GPU.
+ */
+public final class GpuSelfTest {
+
+    /** Settings: seed of the inputs, largest log2 size for the NTT and MSM checks, whether to time. */
+    public record Options(long seed, int maxLog, boolean bench, int repeats, boolean benchOnly) {
+    }
+
+    private record Row(String curve, String check, String size, boolean ok, String detail) {
+    }
+
+    private final PrintStream out;
+    private final Options options;
+    private final SplittableRandom random;
+    private final List<Row> rows = new ArrayList<>();
+    private final List<String> timings = new ArrayList<>();
+
+    public GpuSelfTest(PrintStream out, Options options) {
+        this.out = out;
+        this.options = options;
+        this.random = new SplittableRandom(options.seed());
+    }
+
+    public int run() {
+        List<GpuDevice> devices = GpuDevices.discover();
+        GpuDevice device = devices.getFirst();
+        out.println("devices: " + devices);
+        out.println("seed: " + options.seed());
+        try (GpuContext context = GpuContext.open(device); KernelModule module = KernelModule.load(context);
+             GpuStream stream = new GpuStream()) {
+            out.println("tunables: " + module.tunables());
+            for (GpuCurve curve : GpuCurve.values()) {
+                if (options.benchOnly()) {
+                    // Timings, with the cheap checks: fields, NTT up to 2^16, coset H, small MSMs, and each timed
+                    // MSM configuration once against (Σ s·k)·G.
+                    checkField(module, stream, curve, curve.fq(), "fq");
+                    checkField(module, stream, curve, curve.fr(), "fr");
+                    for (int log : new int[] {1, 10, 11, 16}) {
+                        checkNtt(module, stream, curve, Math.min(log, options.maxLog()));
+                    }
+                    checkCosetH(module, stream, curve, Math.min(12, options.maxLog()));
+                    checkMsm(module, stream, curve, 100, ScalarMix.ONES, false);
+                    checkMsm(module, stream, curve, 1 << 10, ScalarMix.WITNESS, false);
+                    int n = 1 << Math.min(20, options.maxLog());
+                    checkMsm(module, stream, curve, n, ScalarMix.UNIFORM, true);
+                    checkMsm(module, stream, curve, n, ScalarMix.WITNESS, true);
+                    bench(module, stream, curve);
+                    continue;
+                }
+                checkField(module, stream, curve, curve.fq(), "fq");
+                checkField(module, stream, curve, curve.fr(), "fr");
+                for (int log : new int[] {1, 2, 5, 10, 11, 16, 20}) {
+                    if (log <= options.maxLog()) {
+                        checkNtt(module, stream, curve, log);
+                    }
+                }
+                checkCosetH(module, stream, curve, Math.min(12, options.maxLog()));
+                checkMsm(module, stream, curve, 100, ScalarMix.ONES, false);
+                checkMsm(module, stream, curve, 100, ScalarMix.SMALL, false);
+                checkMsm(module, stream, curve, 1, ScalarMix.UNIFORM, false);
+                checkMsm(module, stream, curve, 7, ScalarMix.WITNESS, false);
+                checkMsm(module, stream, curve, 1 << 10, ScalarMix.UNIFORM, false);
+                checkMsm(module, stream, curve, 1 << 10, ScalarMix.WITNESS, false);
+                for (int log : new int[] {14, 20}) {
+                    if (log <= options.maxLog()) {
+                        checkMsm(module, stream, curve, 1 << log, ScalarMix.UNIFORM, true);
+                        checkMsm(module, stream, curve, 1 << log, ScalarMix.WITNESS, true);
+                    }
+                }
+                if (options.bench()) {
+                    bench(module, stream, curve);
+                }
+            }
+        }
+        printTable();
+        return (int) rows.stream().filter(r -> !r.ok()).count();
+    }
+
+    // ---- checks ---------------------------------------------------------------------------------------------------
+
+    private void checkField(KernelModule module, GpuStream stream, GpuCurve curve, PrimeField f, String name) {
+        guarded(curve, f.name() + " ops", "2^14", () -> checkFieldUnguarded(module, stream, curve, f, name));
+    }
+
+    private void checkFieldUnguarded(KernelModule module, GpuStream stream, GpuCurve curve, PrimeField f,
+                                     String name) {
+        int n = 1 << 14;
+        int w = f.limbs();
+        long[] a = randomElements(f, n);
+        long[] b = randomElements(f, n);
+        // Edge values first: 0, 1, p − 1, and their pairings.
+        long[][] edges = {f.zero(), f.one(), f.neg(f.one()), f.fromLong(2)};
+        for (int i = 0; i < edges.length * edges.length; i++) {
+            System.arraycopy(edges[i / edges.length], 0, a, i * w, w);
+            System.arraycopy(edges[i % edges.length], 0, b, i * w, w);
+        }
+        long[] got = new long[5 * n * w];
+        try (DeviceBuffer da = DeviceBuffer.of(a); DeviceBuffer db = DeviceBuffer.of(b);
+             DeviceBuffer dout = DeviceBuffer.allocate(8L * got.length)) {
+            int threads = module.tunables().elementwiseThreads();
+            module.launch(curve.kernel(name + "_selftest"), KernelModule.blocksFor(n, threads), threads, stream,
+                    da, db, dout, (long) n);
+            stream.synchronize();
+            dout.download(got);
+        }
+        String[] ops = {"mul", "add", "sub", "sqr", "neg"};
+        int[] bad = new int[ops.length];
+        long[] want = new long[w];
+        for (int i = 0; i < n; i++) {
+            for (int op = 0; op < ops.length; op++) {
+                switch (op) {
+                    case 0 -> f.mul(a, i * w, b, i * w, want, 0);
+                    case 1 -> f.add(a, i * w, b, i * w, want, 0);
+                    case 2 -> f.sub(a, i * w, b, i * w, want, 0);
+                    case 3 -> f.sqr(a, i * w, want, 0);
+                    default -> f.neg(a, i * w, want, 0);
+                }
+                if (!Arrays.equals(got, (5 * i + op) * w, (5 * i + op + 1) * w, want, 0, w)) {
+                    bad[op]++;
+                }
+            }
+        }
+        for (int op = 0; op < ops.length; op++) {
+            record(curve, f.name() + " " + ops[op], "2^14", bad[op] == 0, bad[op] + " mismatches");
+        }
+    }
+
+    private void checkNtt(KernelModule module, GpuStream stream, GpuCurve curve, int logN) {
+        guarded(curve, "ntt", "2^" + logN, () -> checkNttUnguarded(module, stream, curve, logN));
+    }
+
+    private void checkNttUnguarded(KernelModule module, GpuStream stream, GpuCurve curve, int logN) {
+        PrimeField fr = curve.fr();
+        int n = 1 << logN;
+        long[] omega = GpuNtt.rootOfUnity(fr, logN);
+        long[] x = randomElements(fr, n);
+        long[] y = randomElements(fr, n);
+        long[] gotX = new long[x.length];
+        long[] gotY = new long[y.length];
+        try (GpuNtt ntt = new GpuNtt(module, curve, logN); DeviceBuffer dx = DeviceBuffer.of(x);
+             DeviceBuffer dy = DeviceBuffer.of(y)) {
+            ntt.forward(dx, stream);
+            ntt.inverse(dy, stream);
+            stream.synchronize();
+            dx.download(gotX);
+            dy.download(gotY);
+        }
+        ReferenceNtt.transform(fr, x, logN, omega);
+        ReferenceNtt.inverse(fr, y, logN, omega);
+        record(curve, "ntt forward", "2^" + logN, Arrays.equals(gotX, x), mismatches(fr, gotX, x));
+        record(curve, "ntt inverse", "2^" + logN, Arrays.equals(gotY, y), mismatches(fr, gotY, y));
+    }
+
+    /** DESIGN §7's H on the CPU: for each of a, b, c inverse NTT, ·ω_2N^i, NTT; then a·b − c. */
+    private void checkCosetH(KernelModule module, GpuStream stream, GpuCurve curve, int logN) {
+        guarded(curve, "coset H", "2^" + logN, () -> checkCosetHUnguarded(module, stream, curve, logN));
+    }
+
+    private void checkCosetHUnguarded(KernelModule module, GpuStream stream, GpuCurve curve, int logN) {
+        PrimeField fr = curve.fr();
+        int n = 1 << logN;
+        int w = fr.limbs();
+        long[][] abc = {randomElements(fr, n), randomElements(fr, n), randomElements(fr, n)};
+        long[] got = new long[n * w];
+        try (GpuNtt ntt = new GpuNtt(module, curve, logN); DeviceBuffer a = DeviceBuffer.of(abc[0]);
+             DeviceBuffer b = DeviceBuffer.of(abc[1]); DeviceBuffer c = DeviceBuffer.of(abc[2])) {
+            ntt.computeH(a, b, c, stream);
+            stream.synchronize();
+            a.download(got);
+        }
+        long[] omega = GpuNtt.rootOfUnity(fr, logN);
+        long[] shift = GpuNtt.rootOfUnity(fr, logN + 1);
+        for (long[] v : abc) {
+            ReferenceNtt.inverse(fr, v, logN, omega);
+            long[] power = fr.one();
+            for (int i = 0; i < n; i++) {
+                fr.mul(v, i * w, power, 0, v, i * w);
+                fr.mul(power, 0, shift, 0, power, 0);
+            }
+            ReferenceNtt.transform(fr, v, logN, omega);
+        }
+        long[] want = new long[n * w];
+        for (int i = 0; i < n; i++) {
+            fr.mul(abc[0], i * w, abc[1], i * w, want, i * w);
+            fr.sub(want, i * w, abc[2], i * w, want, i * w);
+        }
+        record(curve, "coset H = a'b' - c'", "2^" + logN, Arrays.equals(got, want), mismatches(fr, got, want));
+    }
+
+    /** How the MSM's scalars are drawn: uniform in Fr, or witness-like (many 0 and 1, some small, some r − 1). */
+    enum ScalarMix {
+        /** uniform in Fr */
+        UNIFORM,
+        /** like a witness: a quarter 0, a quarter 1, some below 2^16, some r − 1, the rest uniform */
+        WITNESS,
+        /** all 1: only the direct sum of the ones runs */
+        ONES,
+        /** below 2^8: one Pippenger window */
+        SMALL
+    }
+
+    /**
+     * Points with known discrete logs kᵢ (random for small n, an arithmetic progression a + i·d otherwise, so that
+     * making them costs one addition each), plus a point at infinity and a repeated point; the expected result is
+     * (Σ sᵢ·kᵢ mod r)·G, computed on the CPU by the reference.
+     */
+    private void checkMsm(KernelModule module, GpuStream stream, GpuCurve curve, int n, ScalarMix mix,
+                          boolean progression) {
+        guarded(curve, "g1 msm " + mix.name().toLowerCase(Locale.ROOT), sizeName(n),
+                () -> checkMsmUnguarded(module, stream, curve, n, mix, progression));
+    }
+
+    private void checkMsmUnguarded(KernelModule module, GpuStream stream, GpuCurve curve, int n, ScalarMix mix,
+                                   boolean progression) {
+        ReferenceG1 g1 = ReferenceG1.of(curve);
+        PrimeField fr = curve.fr();
+        MsmInput input = MsmInput.create(g1, fr, n, mix, progression, random);
+        long[] expected = g1.toAffine(g1.multiply(g1.fromAffine(g1.generator()), input.expectedLog()));
+        try (DeviceBuffer points = DeviceBuffer.of(input.points()); DeviceBuffer scalars = DeviceBuffer.of(input.scalars());
+             GpuMsm msm = new GpuMsm(module, curve, n)) {
+            long[] got = g1.affineFromXyzz(msm.run(points, scalars, stream));
+            boolean ok = Arrays.equals(got, expected) && g1.isOnCurve(got);
+            record(curve, "g1 msm " + mix.name().toLowerCase(Locale.ROOT) + " c=" + msm.windowBits(),
+                    sizeName(n), ok, ok ? "equal to (Σ s·k)·G" : "differs from (Σ s·k)·G");
+            if (options.bench() && n == (1 << Math.min(20, options.maxLog()))) {
+                time(curve, "g1 msm " + mix.name().toLowerCase(Locale.ROOT) + " c=" + msm.windowBits(), sizeName(n),
+                        stream, () -> msm.enqueue(points, scalars, stream));
+                long hostStart = System.nanoTime();
+                msm.run(points, scalars, stream);
+                timing(String.format(Locale.ROOT, "%-10s %-40s %-6s %.3f ms (one run, host clock, incl. Horner)",
+                        curve, "g1 msm run() end to end", sizeName(n), (System.nanoTime() - hostStart) / 1e6));
+                try (StageTimes times = new StageTimes()) {
+                    msm.enqueue(points, scalars, stream, times);
+                    StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-10s %-40s %-6s", curve,
+                            "g1 msm stages (one run)", sizeName(n)));
+                    times.millis().forEach((k, v) -> line.append(String.format(Locale.ROOT, " %s %.3f", k, v)));
+                    timing(line.toString());
+                }
+                if (mix == ScalarMix.UNIFORM) {
+                    for (int c : new int[] {12, 14, 15, 17}) {
+                        try (GpuMsm variant = new GpuMsm(module, curve, n, c)) {
+                            long[] v = g1.affineFromXyzz(variant.run(points, scalars, stream));
+                            record(curve, "g1 msm uniform c=" + c, sizeName(n), Arrays.equals(v, expected),
+                                    Arrays.equals(v, expected) ? "equal to (Σ s·k)·G" : "differs from (Σ s·k)·G");
+                            time(curve, "g1 msm uniform c=" + c, sizeName(n), stream,
+                                    () -> variant.enqueue(points, scalars, stream));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // ---- timing ---------------------------------------------------------------------------------------------------
+
+    /** Runs a check; an exception (a CUDA error, say) is a failed row, and the run goes on to the next check. */
+    private void guarded(GpuCurve curve, String check, String size, Runnable body) {
+        try {
+            body.run();
+        } catch (RuntimeException e) {
+            record(curve, check, size, false, e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    private void bench(KernelModule module, GpuStream stream, GpuCurve curve) {
+        guarded(curve, "bench", "", () -> benchUnguarded(module, stream, curve));
+    }
+
+    private void benchUnguarded(KernelModule module, GpuStream stream, GpuCurve curve) {
+        int logN = Math.min(20, options.maxLog());
+        int n = 1 << logN;
+        PrimeField fr = curve.fr();
+        try (GpuNtt ntt = new GpuNtt(module, curve, logN);
+             DeviceBuffer a = DeviceBuffer.of(randomElements(fr, n));
+             DeviceBuffer b = DeviceBuffer.of(randomElements(fr, n));
+             DeviceBuffer c = DeviceBuffer.of(randomElements(fr, n))) {
+            time(curve, "ntt forward", "2^" + logN, stream, () -> ntt.forward(a, stream));
+            time(curve, "ntt inverse", "2^" + logN, stream, () -> ntt.inverse(a, stream));
+            time(curve, "coset H (3 iNTT, 3 NTT, a'b'-c')", "2^" + logN, stream, () -> ntt.computeH(a, b, c, stream));
+        }
+        for (PrimeField f : new PrimeField[] {curve.fq(), curve.fr()}) {
+            String name = f == curve.fq() ? "fq" : "fr";
+            int elements = 1 << 20;
+            int iterations = 256;
+            try (DeviceBuffer x = DeviceBuffer.of(randomElements(f, elements))) {
+                int threads = module.tunables().elementwiseThreads();
+                double ms = time(curve, f.name() + " mul chain (2·256 per element)", "2^20", stream,
+                        () -> module.launch(curve.kernel(name + "_mul_chain"), KernelModule.blocksFor(elements, threads),
+                                threads, stream, x, (long) elements, iterations));
+                timing(String.format(Locale.ROOT, "%-10s %-40s %.1f G mul/s", curve, f.name() + " multiplication rate",
+                        2.0 * elements * iterations / (ms * 1e6)));
+            }
+        }
+    }
+
+    /** Median device time of {@code repeats} runs after 3 warm-ups, in ms; also recorded for the table. */
+    private double time(GpuCurve curve, String what, String size, GpuStream stream, Runnable work) {
+        try (GpuTimer timer = new GpuTimer()) {
+            for (int i = 0; i < 3; i++) {
+                work.run();
+            }
+            stream.synchronize();
+            double[] ms = new double[options.repeats()];
+            for (int i = 0; i < ms.length; i++) {
+                timer.start(stream);
+                work.run();
+                ms[i] = timer.stopMillis(stream);
+            }
+            Arrays.sort(ms);
+            double median = ms[ms.length / 2];
+            timing(String.format(Locale.ROOT, "%-10s %-40s %-6s median %9.3f ms  (min %.3f, max %.3f, %d runs)",
+                    curve, what, size, median, ms[0], ms[ms.length - 1], ms.length));
+            return median;
+        }
+    }
+
+    // ---- helpers --------------------------------------------------------------------------------------------------
+
+    private long[] randomElements(PrimeField f, int n) {
+        int w = f.limbs();
+        long[] out = new long[n * w];
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(f.random(random), 0, out, i * w, w);
+        }
+        return out;
+    }
+
+    private static String mismatches(PrimeField f, long[] got, long[] want) {
+        int w = f.limbs();
+        int bad = 0;
+        int first = -1;
+        for (int i = 0; i < want.length / w; i++) {
+            if (!Arrays.equals(got, i * w, (i + 1) * w, want, i * w, (i + 1) * w)) {
+                bad++;
+                first = first < 0 ? i : first;
+            }
+        }
+        return bad == 0 ? "0 mismatches" : bad + " mismatches, first at " + first;
+    }
+
+    private static String sizeName(int n) {
+        return Integer.bitCount(n) == 1 ? "2^" + Integer.numberOfTrailingZeros(n) : Integer.toString(n);
+    }
+
+    /** Keeps a timing line for the final table and prints it at once (a run cut short still reports it). */
+    private void timing(String line) {
+        timings.add(line);
+        out.println("  time " + line);
+        out.flush();
+    }
+
+    private void record(GpuCurve curve, String check, String size, boolean ok, String detail) {
+        Row row = new Row(curve.toString(), check, size, ok, detail);
+        rows.add(row);
+        out.printf(Locale.ROOT, "  %-10s %-34s %-6s %s  %s%n", row.curve(), row.check(), row.size(),
+                ok ? "ok  " : "FAIL", detail);
+        out.flush();
+    }
+
+    private void printTable() {
+        out.println();
+        out.println("== gpu-selftest (seed " + options.seed() + ") ==");
+        out.printf(Locale.ROOT, "%-10s %-34s %-6s %s%n", "curve", "check", "size", "result");
+        for (Row r : rows) {
+            out.printf(Locale.ROOT, "%-10s %-34s %-6s %s  %s%n", r.curve(), r.check(), r.size(),
+                    r.ok() ? "ok  " : "FAIL", r.detail());
+        }
+        long failed = rows.stream().filter(r -> !r.ok()).count();
+        out.println(failed == 0 ? "all " + rows.size() + " checks passed" : failed + " of " + rows.size() + " checks FAILED");
+        if (!timings.isEmpty()) {
+            out.println();
+            out.println("== timings (CUDA events, median) ==");
+            timings.forEach(out::println);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.proofline.gpu;
+
+import io.proofline.algebra.field.PrimeField;
+import io.proofline.gpu.selftest.ReferenceG1;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigInteger;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+/** The host's Horner step over XYZZ window sums, against the Jacobian reference: Σ 2^(c·w)·k_w·G + k_e·G. */
+class XyzzHornerTest {
+
+    @Test
+    void combinesWindowsLikeTheReference() {
+        long seed = System.nanoTime();
+        SplittableRandom random = new SplittableRandom(seed);
+        for (GpuCurve curve : GpuCurve.values()) {
+            ReferenceG1 g1 = ReferenceG1.of(curve);
+            PrimeField fq = curve.fq();
+            PrimeField fr = curve.fr();
+            int w = fq.limbs();
+            int c = 13;
+            int windows = 20;
+            long[] g = g1.fromAffine(g1.generator());
+            long[] sums = new long[windows * 4 * w];
+            BigInteger log = BigInteger.ZERO;
+            for (int i = 0; i < windows; i++) {
+                // windows 7 and 9 are empty (infinity): the chain must carry through them
+                BigInteger k = i == 7 ? BigInteger.ZERO : fr.toBigInteger(fr.random(random));
+                if (i == 9) {
+                    k = BigInteger.ZERO;
+                }
+                System.arraycopy(xyzz(g1, fq, g1.toAffine(g1.multiply(g, k)), random), 0, sums, i * 4 * w, 4 * w);
+                log = log.add(k.shiftLeft(c * i));
+            }
+            BigInteger e = fr.toBigInteger(fr.random(random));
+            long[] extra = xyzz(g1, fq, g1.toAffine(g1.multiply(g, e)), random);
+            long[] got = new XyzzHorner(fq).combine(sums, windows, c, extra);
+            long[] want = g1.toAffine(g1.multiply(g, log.add(e).mod(fr.modulus())));
+            assertArrayEquals(want, g1.affineFromXyzz(got), curve + " seed=" + seed);
+        }
+    }
+
+    /** An XYZZ representative of an affine point with a random scale λ: (xλ², yλ³, λ², λ³). */
+    private static long[] xyzz(ReferenceG1 g1, PrimeField fq, long[] affine, SplittableRandom random) {
+        int w = fq.limbs();
+        long[] p = new long[4 * w];
+        if (fq.isZero(affine, 0) && fq.isZero(affine, w)) {
+            return p;
+        }
+        long[] l = fq.random(random);
+        long[] l2 = fq.mul(l, l);
+        long[] l3 = fq.mul(l2, l);
+        fq.mul(affine, 0, l2, 0, p, 0);
+        fq.mul(affine, w, l3, 0, p, w);
+        System.arraycopy(l2, 0, p, 2 * w, w);
+        System.arraycopy(l3, 0, p, 3 * w, w);
+        return p;
+    }
+}
