@@ -24,6 +24,7 @@ public final class Cli {
     private static final Map<String, Command> COMMANDS = new TreeMap<>();
 
     static {
+        register("bench", new BenchCommand());
         register("dev-circuit", new DevCircuitCommand());
         register("prove", new ProveCommand());
         register("fullprove", new FullproveCommand());

@@ -164,6 +164,7 @@ public final class CurveOps {
         return switch (reason) {
             case NOT_ON_CURVE -> "point is not on the curve " + group.name();
             case NOT_IN_SUBGROUP -> "point is on the curve but not in the prime-order subgroup of " + group.name();
+            case NOT_REDUCED -> "a coordinate is not reduced (≥ the field modulus)";
             default -> reason.name().toLowerCase().replace('_', ' ');
         };
     }

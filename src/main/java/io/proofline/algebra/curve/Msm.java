@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.Future;
 
 /**
@@ -46,10 +47,28 @@ public final class Msm {
     private Msm() {
     }
 
-    /** Σ scalars[i]·bases[i] on the common ForkJoinPool; the result is an affine point ({@link Affine}). */
+    /**
+     * The default executor: one daemon worker per core. Not the common pool, whose parallelism is cores − 1 (it
+     * counts on the caller joining in, which a caller blocked in {@code invokeAll} does not), leaving a core idle.
+     */
+    private static final class DefaultPool {
+        static final ForkJoinPool POOL = new ForkJoinPool(Runtime.getRuntime().availableProcessors(), pool -> {
+            ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+            t.setName("msm-" + t.getPoolIndex());
+            t.setDaemon(true);
+            return t;
+        }, null, false);
+    }
+
+    /** The executor used when none is given (one worker per core). */
+    public static ExecutorService defaultExecutor() {
+        return DefaultPool.POOL;
+    }
+
+    /** Σ scalars[i]·bases[i] on {@link #defaultExecutor()}; the result is an affine point ({@link Affine}). */
     public static long[] compute(CurveGroup g, MemorySegment bases, long basesOffset,
                                  MemorySegment scalars, long scalarsOffset, int count) {
-        return compute(g, bases, basesOffset, scalars, scalarsOffset, count, ForkJoinPool.commonPool());
+        return compute(g, bases, basesOffset, scalars, scalarsOffset, count, defaultExecutor());
     }
 
     /** Heap convenience: {@code bases} flat affine Montgomery points, {@code scalars} 4 canonical limbs each. */
