@@ -4,6 +4,7 @@ import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.R1cs;
 import io.proofline.snark.Witness;
+import io.proofline.snark.format.FormatException;
 import io.proofline.snark.format.ProofJson;
 import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.R1csReader;
@@ -12,11 +13,11 @@ import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.prover.Groth16Prover;
 import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.ProverBackends;
+import io.proofline.snark.prover.Synthesis;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.OptionalInt;
 
 /**
  * {@code prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu] [--r1cs circuit.r1cs]}:
@@ -58,10 +59,11 @@ final class ProveCommand implements Cli.Command {
 
     static void requireSatisfies(Path r1csPath, Witness witness, Path wtns) throws Exception {
         R1cs r1cs = R1csReader.read(r1csPath);
-        OptionalInt bad = r1cs.firstUnsatisfied(witness);
-        if (bad.isPresent()) {
-            throw new io.proofline.snark.format.FormatException(wtns.getFileName().toString(),
-                    "does not satisfy " + r1csPath.getFileName() + ": " + r1cs.describe(bad.getAsInt(), witness));
+        try {
+            Synthesis.requireSatisfies(r1cs, witness);
+        } catch (IllegalArgumentException e) {
+            throw new FormatException(wtns.getFileName().toString(), e.getMessage().replace("the r1cs",
+                    r1csPath.getFileName().toString()));
         }
     }
 
