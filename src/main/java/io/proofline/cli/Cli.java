@@ -28,6 +28,8 @@ public final class Cli {
         register("dev-circuit", new DevCircuitCommand());
         register("prove", new ProveCommand());
         register("fullprove", new FullproveCommand());
+        register("verify", new VerifyCommand());
+        register("export-vkey", new ExportVkeyCommand());
     }
 
     private static void register(String name, Command command) {

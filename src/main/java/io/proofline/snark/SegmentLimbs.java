@@ -14,7 +14,18 @@ public final class SegmentLimbs {
     /** A little-endian 64-bit word at any offset: how every limb of every snarkjs file is read. */
     public static final ValueLayout.OfLong LIMB = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
+    /** A thread that never runs: a segment it may access is accessible from any thread. */
+    private static final Thread ANY_OTHER_THREAD = Thread.ofPlatform().unstarted(() -> { });
+
     private SegmentLimbs() {
+    }
+
+    /**
+     * Whether {@code seg} may be read from other threads (heap, global or shared-arena memory), so that a parallel
+     * stream may touch it; a confined arena's segment must stay on its owner thread.
+     */
+    public static boolean isShared(MemorySegment seg) {
+        return seg.isAccessibleBy(ANY_OTHER_THREAD);
     }
 
     /** Copies {@code limbs} words at byte offset {@code off} into {@code dst[dstOff..]}. */

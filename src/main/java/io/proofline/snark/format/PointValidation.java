@@ -22,10 +22,16 @@ final class PointValidation {
 
     private final SnarkCurve curve;
     private final long[] modulus;
+    private final boolean subgroup;
 
     PointValidation(SnarkCurve curve) {
+        this(curve, PointCheck.SUBGROUP);
+    }
+
+    PointValidation(SnarkCurve curve, PointCheck check) {
         this.curve = curve;
         this.modulus = curve.fq().modulusLimbs();
+        this.subgroup = check == PointCheck.SUBGROUP;
     }
 
     /** The problem with the G1 point in {@code p[off..]} (Montgomery limbs), or {@code null} when it is valid. */
@@ -49,7 +55,8 @@ final class PointValidation {
         CurveGroup group = g2 ? curve.g2() : curve.g1();
         long pointBytes = group.affineBytes();
         long chunks = (count + CHUNK - 1) / CHUNK;
-        long firstBad = LongStream.range(0, chunks).parallel().map(chunk -> {
+        LongStream tasks = LongStream.range(0, chunks);
+        long firstBad = (SegmentLimbs.isShared(seg) ? tasks.parallel() : tasks).map(chunk -> {
             Checker checker = new Checker(group);
             long end = Math.min(count, (chunk + 1) * CHUNK);
             for (long i = chunk * CHUNK; i < end; i++) {
@@ -100,7 +107,7 @@ final class PointValidation {
         }
 
         private String curveProblem() {
-            InvalidPointException.Reason reason = ops.check(point, 0, true);
+            InvalidPointException.Reason reason = ops.check(point, 0, subgroup);
             if (reason == null) {
                 return null;
             }

@@ -96,7 +96,8 @@ public final class WtnsReader {
         values.expectSize((long) count * n8, count + " values of " + n8 + " bytes");
         MemorySegment body = values.body();
         long[] r = curve.fr().modulusLimbs();
-        int firstBad = IntStream.range(0, count).parallel()
+        IntStream indices = IntStream.range(0, count);
+        int firstBad = (SegmentLimbs.isShared(body) ? indices.parallel() : indices)
                 .filter(i -> !SegmentLimbs.lessThan(body, (long) i * n8, r))
                 .min().orElse(-1);
         if (firstBad >= 0) {

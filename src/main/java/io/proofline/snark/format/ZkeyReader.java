@@ -45,12 +45,17 @@ public final class ZkeyReader {
     private ZkeyReader() {
     }
 
-    /** Maps and reads {@code path}; the key owns the mapping (close it). */
+    /** Maps and reads {@code path}, checking every point fully; the key owns the mapping (close it). */
     public static ProvingKey read(Path path) throws IOException {
+        return read(path, PointCheck.SUBGROUP);
+    }
+
+    /** Maps and reads {@code path} with the given point checks; the key owns the mapping (close it). */
+    public static ProvingKey read(Path path, PointCheck check) throws IOException {
         Arena arena = Arena.ofShared();
         try {
             MemorySegment bytes = BinFile.map(path, arena);
-            return parse(bytes, path.getFileName().toString(), arena);
+            return parse(bytes, path.getFileName().toString(), arena, check);
         } catch (IOException | RuntimeException | Error e) {
             arena.close();
             throw e;
@@ -62,6 +67,12 @@ public final class ZkeyReader {
      * is the arena it closes.
      */
     public static ProvingKey parse(MemorySegment bytes, String name, Arena owner) throws FormatException {
+        return parse(bytes, name, owner, PointCheck.SUBGROUP);
+    }
+
+    /** As {@link #parse(MemorySegment, String, Arena)}, with the given point checks. */
+    public static ProvingKey parse(MemorySegment bytes, String name, Arena owner, PointCheck check)
+            throws FormatException {
         BinFile file = BinFile.parse(name, bytes, MAGIC, VERSION);
 
         SectionCursor protocol = file.cursor(PROTOCOL, "protocol");
@@ -99,19 +110,21 @@ public final class ZkeyReader {
         if (domainSize <= nPublic) {
             throw header.problem("domainSize " + domainSize + " is too small for nPublic " + nPublic);
         }
-        PointValidation points = new PointValidation(curve);
-        long[] alpha1 = headerPoint(header, curve, points, false, "[α]₁");
-        long[] beta1 = headerPoint(header, curve, points, false, "[β]₁");
-        long[] beta2 = headerPoint(header, curve, points, true, "[β]₂");
-        long[] gamma2 = headerPoint(header, curve, points, true, "[γ]₂");
-        long[] delta1 = headerPoint(header, curve, points, false, "[δ]₁");
-        long[] delta2 = headerPoint(header, curve, points, true, "[δ]₂");
+        // The few header and IC points (the verifying key) always get the full check; `check` governs the rest.
+        PointValidation full = new PointValidation(curve, PointCheck.SUBGROUP);
+        PointValidation points = new PointValidation(curve, check);
+        long[] alpha1 = headerPoint(header, curve, full, false, "[α]₁");
+        long[] beta1 = headerPoint(header, curve, full, false, "[β]₁");
+        long[] beta2 = headerPoint(header, curve, full, true, "[β]₂");
+        long[] gamma2 = headerPoint(header, curve, full, true, "[γ]₂");
+        long[] delta1 = headerPoint(header, curve, full, false, "[δ]₁");
+        long[] delta2 = headerPoint(header, curve, full, true, "[δ]₂");
         header.expectEnd();
 
         long g1 = curve.g1Bytes();
         long g2 = curve.g2Bytes();
         MemorySegment icSection = pointSection(file, IC, "IC", nPublic + 1L, g1, "nPublic + 1 G1 points");
-        points.requireValid(icSection, nPublic + 1L, false, name, IC, "IC");
+        full.requireValid(icSection, nPublic + 1L, false, name, IC, "IC");
         long[] ic = new long[(nPublic + 1) * 2 * curve.fq().limbs()];
         SegmentLimbs.read(icSection, 0, ic.length, ic, 0);
 
@@ -178,7 +191,8 @@ public final class ZkeyReader {
         s.expectEnd();
         Coefficients coefficients = new Coefficients(curve.fr(), count, records);
         long[] r = curve.fr().modulusLimbs();
-        int firstBad = IntStream.range(0, count).parallel()
+        IntStream indices = IntStream.range(0, count);
+        int firstBad = (SegmentLimbs.isShared(records) ? indices.parallel() : indices)
                 .filter(i -> recordProblem(coefficients, records, i, recordBytes, r, nVars, domainSize) != null)
                 .min().orElse(-1);
         if (firstBad >= 0) {

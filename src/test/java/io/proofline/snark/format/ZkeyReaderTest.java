@@ -73,6 +73,19 @@ class ZkeyReaderTest {
         assertArrayEquals(Files.readAllBytes(original), Files.readAllBytes(copy));
     }
 
+    @ParameterizedTest
+    @MethodSource("io.proofline.snark.format.SnarkjsFixtures#curves")
+    void readsFromAConfinedArenaWithoutTouchingItFromOtherThreads(SnarkCurve curve) throws Exception {
+        byte[] bytes = Files.readAllBytes(SnarkjsFixtures.file(curve, "circuit.zkey"));
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            java.lang.foreign.MemorySegment seg = arena.allocate(bytes.length);
+            seg.copyFrom(java.lang.foreign.MemorySegment.ofArray(bytes));
+            try (ProvingKey key = ZkeyReader.parse(seg, "confined.zkey", null)) {
+                assertEquals(6, key.nVars());
+            }
+        }
+    }
+
     static void assertG1(SnarkCurve curve, JsonNode expected, long[] limbs, int off) {
         PrimeField fq = curve.fq();
         assertEquals(new BigInteger(expected.get(0).asString()), fq.toBigInteger(limbs, off));
