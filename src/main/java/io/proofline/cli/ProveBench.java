@@ -8,6 +8,7 @@ import io.proofline.snark.VerifyingKey;
 import io.proofline.snark.Witness;
 import io.proofline.snark.format.WtnsReader;
 import io.proofline.snark.format.WtnsWriter;
+import io.proofline.snark.format.PointCheck;
 import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.format.ZkeyWriter;
 import io.proofline.snark.prover.CpuProverBackend;
@@ -198,7 +199,7 @@ final class ProveBench implements BenchSuite {
         int domainLog = 0;
         for (int run = 0; run < runs; run++) {
             long t0 = System.nanoTime();
-            try (ProvingKey key = ZkeyReader.read(zkey);
+            try (ProvingKey key = ZkeyReader.read(zkey, PointCheck.CURVE);
                  Witness w = WtnsReader.read(wtns, key)) {
                 long t1 = System.nanoTime();
                 PendingProof pending;

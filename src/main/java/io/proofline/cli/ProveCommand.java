@@ -9,6 +9,7 @@ import io.proofline.snark.format.ProofJson;
 import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.R1csReader;
 import io.proofline.snark.format.WtnsReader;
+import io.proofline.snark.format.PointCheck;
 import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.prover.Groth16Prover;
 import io.proofline.snark.prover.ProverBackend;
@@ -38,12 +39,12 @@ final class ProveCommand implements Cli.Command {
             throw new UsageException("expected 4 file arguments");
         }
         ProverBackend backend = backend(opts);
-        Path zkey = Inputs.existing(opts.get("0"));
-        Path wtns = Inputs.existing(opts.get("1"));
-        try (ProvingKey key = ZkeyReader.read(zkey);
+        Path zkey = CliFiles.existing(opts.get("0"));
+        Path wtns = CliFiles.existing(opts.get("1"));
+        try (ProvingKey key = ZkeyReader.read(zkey, PointCheck.CURVE);
              Witness witness = WtnsReader.read(wtns, key)) {
             if (opts.containsKey("--r1cs")) {
-                requireSatisfies(Inputs.existing(opts.get("--r1cs")), witness, wtns);
+                requireSatisfies(CliFiles.existing(opts.get("--r1cs")), witness, wtns);
             }
             Proof proof = new Groth16Prover(backend).prove(key, witness);
             write(proof, witness, key.nPublic(), Path.of(opts.get("2")), Path.of(opts.get("3")));
