@@ -1,5 +1,6 @@
 package io.proofline.algebra.pairing;
 
+import io.proofline.algebra.curve.Twist;
 import io.proofline.algebra.field.PrimeField;
 import io.proofline.algebra.field.QuadraticField;
 import io.proofline.algebra.tower.Fq12;
@@ -146,7 +147,7 @@ final class MillerLoop {
     }
 
     private void mulByLine(long[] f, int fo) {
-        if (curve.twist() == TwistType.D) {
+        if (curve.twist() == Twist.D) {
             f12.mulBy034(f, fo, line, 0, f, fo);
         } else {
             f12.mulBy014(f, fo, line, 0, f, fo);
@@ -192,7 +193,7 @@ final class MillerLoop {
         f2.dbl(work, z, work, z);
         f2.dbl(work, z, work, z);
 
-        if (curve.twist() == TwistType.D) {
+        if (curve.twist() == Twist.D) {
             f2.mulByBase(s, h, work, o + oNegYp, line, 0);
             f2.mulByBase(s, j, work, o + oXp, line, e);
             System.arraycopy(s, i, line, 2 * e, e);
@@ -237,7 +238,7 @@ final class MillerLoop {
         f2.sub(s, t1, s, g, work, y);
         f2.mul(work, z, s, ee, work, z);
 
-        if (curve.twist() == TwistType.D) {
+        if (curve.twist() == Twist.D) {
             f2.mulByBase(s, la, work, o + oYp, line, 0);
             f2.mulByBase(s, th, work, o + oNegXp, line, e);
             System.arraycopy(s, lc, line, 2 * e, e);

@@ -4,7 +4,9 @@ import io.proofline.algebra.tower.Fq12;
 
 /**
  * The optimal ate pairing e: G1 × G2 → GT ⊂ 𝔽p¹²* of a {@link PairingCurve}: a {@link MillerLoop} followed by the
- * {@link FinalExponentiation}. Points are affine, flat, Montgomery form: G1 = x ‖ y (2·limbs longs), G2 = x ‖ y with
+ * {@link FinalExponentiation}. The value is the textbook reduced pairing raised to the fixed
+ * {@link PairingCurve#exponentMultiplier()} (coprime to r; the same value ffjavascript/snarkjs compute), which changes
+ * nothing for product checks and keeps bilinearity and non-degeneracy. Points are affine, flat, Montgomery form: G1 = x ‖ y (2·limbs longs), G2 = x ‖ y with
  * coordinates in 𝔽p² as c0 ‖ c1 (4·limbs longs); the point at infinity is all zeros and pairs to 1. Inputs must be
  * on the curve and in the order-r subgroups; checking that is the decoder's job (the pairing does not re-check).
  *

@@ -1,7 +1,7 @@
 package io.proofline.algebra.pairing;
 
+import io.proofline.algebra.curve.Twist;
 import io.proofline.algebra.field.PrimeField;
-import io.proofline.algebra.field.QuadraticField;
 import io.proofline.algebra.tower.Tower;
 
 import java.math.BigInteger;
@@ -31,12 +31,13 @@ public final class PairingCurve {
     private final PrimeField fq;
     private final PrimeField fr;
     private final BigInteger x;
-    private final TwistType twist;
+    private final Twist twist;
     private final long[] twistB;
     private final int[] loopDigits;
     private final BigInteger hardExponent;
+    private final BigInteger exponentMultiplier;
 
-    private PairingCurve(String name, Family family, Tower tower, PrimeField fr, BigInteger x, TwistType twist, long b,
+    private PairingCurve(String name, Family family, Tower tower, PrimeField fr, BigInteger x, Twist twist, long b,
                          BigInteger loopCount, boolean naf) {
         this.name = name;
         this.family = family;
@@ -48,15 +49,7 @@ public final class PairingCurve {
         }
         this.x = x;
         this.twist = twist;
-        QuadraticField f2 = new QuadraticField(fq);
-        long[] bb = new long[f2.width()];
-        fq.fromBigInteger(BigInteger.valueOf(b), bb, 0);
-        long[] xi = tower.xi();
-        this.twistB = new long[f2.width()];
-        if (twist == TwistType.D) {
-            f2.inv(xi, 0, xi, 0);
-        }
-        f2.mul(bb, 0, xi, 0, twistB, 0);
+        this.twistB = twist.twistedB(fq, b, tower.xi());
         this.loopDigits = naf ? nonAdjacentForm(loopCount) : binary(loopCount);
         BigInteger p = fq.modulus();
         BigInteger cyclotomic = p.pow(4).subtract(p.pow(2)).add(BigInteger.ONE);
@@ -65,6 +58,12 @@ public final class PairingCurve {
             throw new IllegalArgumentException(name + ": r does not divide p⁴ − p² + 1 (embedding degree is not 12)");
         }
         this.hardExponent = qr[0];
+        this.exponentMultiplier = family == Family.BN
+                ? BigInteger.TWO.multiply(x).multiply(x.pow(2).multiply(BigInteger.valueOf(6)).add(x.multiply(BigInteger.valueOf(3))).add(BigInteger.ONE))
+                : BigInteger.valueOf(3);
+        if (!exponentMultiplier.gcd(fr.modulus()).equals(BigInteger.ONE)) {
+            throw new IllegalArgumentException(name + ": exponent multiplier shares a factor with r");
+        }
     }
 
     /**
@@ -82,7 +81,7 @@ public final class PairingCurve {
         if (loop.signum() <= 0) {
             throw new IllegalArgumentException(name + ": only 6x + 2 > 0 is supported");
         }
-        return new PairingCurve(name, Family.BN, tower, fr, x, TwistType.D, b, loop, true);
+        return new PairingCurve(name, Family.BN, tower, fr, x, Twist.D, b, loop, true);
     }
 
     /**
@@ -94,7 +93,7 @@ public final class PairingCurve {
         BigInteger r = z.pow(4).subtract(z.pow(2)).add(BigInteger.ONE);
         require(name, "r", fr.modulus(), r);
         require(name, "p", tower.base().modulus(), z.subtract(BigInteger.ONE).pow(2).multiply(r).divide(BigInteger.valueOf(3)).add(z));
-        return new PairingCurve(name, Family.BLS12, tower, fr, x, TwistType.M, b, z.abs(), false);
+        return new PairingCurve(name, Family.BLS12, tower, fr, x, Twist.M, b, z.abs(), false);
     }
 
     private static void require(String name, String what, BigInteger actual, BigInteger expected) {
@@ -169,7 +168,7 @@ public final class PairingCurve {
         return x.signum() < 0;
     }
 
-    public TwistType twist() {
+    public Twist twist() {
         return twist;
     }
 
@@ -191,6 +190,17 @@ public final class PairingCurve {
     /** (p⁴ − p² + 1)/r, the hard part of the final exponent (p¹² − 1)/r = (p⁶ − 1)(p² + 1)·hard. */
     public BigInteger hardExponent() {
         return hardExponent;
+    }
+
+    /**
+     * c with gcd(c, r) = 1 such that {@link Pairing} computes e(P, Q)^c, e the textbook reduced optimal ate pairing
+     * f^((p¹² − 1)/r). c is whatever the family's fast final-exponentiation chain yields, and equals what ffjavascript
+     * (snarkjs) computes, so 𝔽p¹² values such as {@code vk_alphabeta_12} agree: BN: 2x(6x² + 3x + 1)
+     * (Fuentes-Castañeda, Knapp, Rodríguez-Henríquez, SAC 2011); BLS12: 3 (Hayashida, Hayasaka, Teruya 2020).
+     * A power of a non-degenerate bilinear pairing with exponent coprime to r is again one.
+     */
+    public BigInteger exponentMultiplier() {
+        return exponentMultiplier;
     }
 
     @Override

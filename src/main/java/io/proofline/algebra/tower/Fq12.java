@@ -160,8 +160,8 @@ public final class Fq12 implements FieldOps {
     }
 
     /**
-     * Squaring in the cyclotomic subgroup G_Φ6(p²) (elements with a^(p⁴ − p² + 1)·… = 1, i.e. after the easy part of
-     * the final exponentiation): Granger–Scott, "Faster Squaring in the Cyclotomic Subgroup of Sixth Degree
+     * Squaring in the cyclotomic subgroup G_Φ6(p²) (the a with a^(p⁴ − p² + 1) = 1, where the easy part of the final
+     * exponentiation lands): Granger–Scott, "Faster Squaring in the Cyclotomic Subgroup of Sixth Degree
      * Extensions" (PKC 2010, §3.2), 9S₂ instead of 12M₂. View a = A + B·w + C·w² with A, B, C in 𝔽p⁴ = 𝔽p²[y],
      * y = w³, y² = ξ: A = z0 + z1y, B = z2 + z3y, C = z4 + z5y. Then a² = (3A² − 2Ā) + (3ξ'C² + 2B̄)w + (3B² − 2C̄)w²,
      * where ξ' multiplies by y (so 3yC² adds 3ξ·t5 to the 1-part and 3t4 to the y-part).

@@ -1,5 +1,6 @@
 package io.proofline.algebra.tower;
 
+import io.proofline.algebra.field.FieldPowers;
 import io.proofline.algebra.field.PrimeField;
 import io.proofline.algebra.field.QuadraticField;
 
@@ -83,17 +84,8 @@ public final class Tower {
         return gamma[k][e];
     }
 
-    /** r = a^e in 𝔽p² (square-and-multiply; set-up only). */
-    static long[] pow(QuadraticField f2, long[] a, BigInteger e) {
-        long[] acc = new long[f2.width()];
-        f2.setOne(acc, 0);
-        for (int bit = e.bitLength() - 1; bit >= 0; bit--) {
-            f2.sqr(acc, 0, acc, 0);
-            if (e.testBit(bit)) {
-                f2.mul(acc, 0, a, 0, acc, 0);
-            }
-        }
-        return acc;
+    private static long[] pow(QuadraticField f2, long[] a, BigInteger e) {
+        return FieldPowers.pow(f2, a, e);
     }
 
     private static boolean isOne(QuadraticField f2, long[] a) {

@@ -1,7 +1,13 @@
 package io.proofline.algebra.pairing;
 
+import io.proofline.algebra.bls12381.Bls12381Curves;
 import io.proofline.algebra.bls12381.Bls12381Pairing;
+import io.proofline.algebra.bn254.Bn254Curves;
 import io.proofline.algebra.bn254.Bn254Pairing;
+import io.proofline.algebra.curve.CurveGroup;
+import io.proofline.algebra.curve.CurveOps;
+import io.proofline.algebra.curve.InvalidPointException;
+import io.proofline.algebra.curve.InvalidPointException.Reason;
 import io.proofline.algebra.field.PrimeField;
 import io.proofline.algebra.field.QuadraticField;
 
@@ -101,6 +107,47 @@ enum PairingFixtures {
             }
         }
         return new long[][]{g1s, g2s};
+    }
+
+    /**
+     * {@link #decode} plus every check a precompile makes, as EIP-2537 words them: length (non-empty, whole pairs),
+     * zero padding, reduced coordinates, then the curves package's on-curve and subgroup checks for G1 and G2.
+     * Interim: replace with the curves package's EIP-196/2537 decoders once they exist.
+     */
+    long[][] decodeValidated(byte[] input) {
+        if (input.length == 0 && this == BLS12_381 || input.length % pairBytes() != 0) {
+            throw new InvalidPointException(Reason.BAD_LENGTH, this + ": invalid input length " + input.length);
+        }
+        int word = this == BN254 ? 32 : 64, pad = word - curve.fq().bytes();
+        for (int w = 0; w < input.length / word; w++) {
+            for (int i = 0; i < pad; i++) {
+                if (input[w * word + i] != 0) {
+                    throw new InvalidPointException(Reason.NOT_REDUCED, this + ": word " + w + " has nonzero top bytes");
+                }
+            }
+        }
+        long[][] points;
+        try {
+            points = decode(input);
+        } catch (ArithmeticException ex) {
+            throw new InvalidPointException(Reason.NOT_REDUCED, this + ": " + ex.getMessage());
+        }
+        CurveOps g1 = groups()[0].newOps(), g2 = groups()[1].newOps();
+        int k = input.length / pairBytes(), n = curve.fq().limbs();
+        for (int i = 0; i < k; i++) {
+            if (!g1.isInfinityAffine(points[0], i * 2 * n)) {
+                g1.requireValid(points[0], i * 2 * n, true, "pair " + i + " G1");
+            }
+            if (!g2.isInfinityAffine(points[1], i * 4 * n)) {
+                g2.requireValid(points[1], i * 4 * n, true, "pair " + i + " G2");
+            }
+        }
+        return points;
+    }
+
+    private CurveGroup[] groups() {
+        return this == BN254 ? new CurveGroup[]{Bn254Curves.G1, Bn254Curves.G2}
+                : new CurveGroup[]{Bls12381Curves.G1, Bls12381Curves.G2};
     }
 
     record Vector(String name, byte[] input, String expected, String expectedError) {

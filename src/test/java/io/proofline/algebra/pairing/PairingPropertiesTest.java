@@ -89,7 +89,7 @@ class PairingPropertiesTest {
 
     @ParameterizedTest
     @EnumSource(PairingFixtures.class)
-    void hardPartChainEqualsExponentiationByTheHardExponent(PairingFixtures fx) {
+    void finalExponentiationChainEqualsTheDefiningPower(PairingFixtures fx) {
         long seed = System.nanoTime();
         SplittableRandom rnd = new SplittableRandom(seed);
         Pairing pairing = new Pairing(fx.curve);
@@ -101,8 +101,9 @@ class PairingPropertiesTest {
             fe.apply(f, 0, chain, 0, FinalExponentiation.Strategy.CHAIN);
             fe.apply(f, 0, exponent, 0, FinalExponentiation.Strategy.EXPONENT);
             BigInteger p = fx.curve.fq().modulus();
-            gt.pow(f, 0, p.pow(12).subtract(BigInteger.ONE).divide(fx.curve.fr().modulus()), reference, 0);
-            assertArrayEquals(reference, exponent, fx + " f^((p¹²−1)/r), seed=" + seed);
+            BigInteger c = fx.curve.exponentMultiplier();
+            gt.pow(f, 0, p.pow(12).subtract(BigInteger.ONE).divide(fx.curve.fr().modulus()).multiply(c), reference, 0);
+            assertArrayEquals(reference, exponent, fx + " f^(c(p¹²−1)/r), seed=" + seed);
             assertArrayEquals(reference, chain, fx + " chain, seed=" + seed);
         }
     }

@@ -1,0 +1,13 @@
+package io.proofline.engine;
+
+/**
+ * One proving device in the buffer table.
+ *
+ * @param id           the device's id
+ * @param memory       as the device reports it
+ * @param busyWorkers  workers running prove start now
+ * @param workers      its bulkhead's size ({@code workersPerDevice})
+ * @param breakerState its circuit breaker's state ({@code CLOSED}, {@code OPEN}, {@code HALF_OPEN}, ...)
+ */
+public record DeviceFigures(String id, DeviceMemory memory, int busyWorkers, int workers, String breakerState) {
+}

@@ -1,0 +1,178 @@
+package io.proofline.engine;
+
+import io.proofline.engine.internal.ProcFiles;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * The engine's settings, immutable. {@link #builder()} fills in defaults; the Spring layer converts its
+ * {@code proofline.*} properties into one of these.
+ *
+ * @param budgetBytes         the memory budget partitions and cached keys draw from
+ * @param headroomBytes       what was (or would be) kept back from the memory limit for everything else
+ * @param synthesisWorkers    synthesis threads
+ * @param queueCapacity       partitions the priority queue admits; beyond it {@code submit} throws
+ *                            {@link QueueFullException}
+ * @param handoffCapacity     synthesized partitions that may wait for a device (ignored by BASELINE: unbounded)
+ * @param finalizerThreads    threads for prove finish and verification
+ * @param verifyProofs        verify every proof unless a job says otherwise
+ * @param workersPerDevice    each device's bulkhead: prove starts it runs at once
+ * @param policy              {@link PipelinePolicy#BUDGETED}, or BASELINE for tests and benchmarks
+ * @param breakerMinimumCalls prove starts a device's breaker must have seen (of its last {@link #BREAKER_WINDOW})
+ *                            before it judges; it opens when half or more of them were device faults
+ * @param deviceRetryAfter    how long an open breaker keeps its device out before trying it again
+ * @param queueFullRetryAfter what {@link QueueFullException#retryAfter()} suggests
+ */
+public record EngineConfig(long budgetBytes, long headroomBytes, int synthesisWorkers, int queueCapacity,
+                           int handoffCapacity, int finalizerThreads, boolean verifyProofs, int workersPerDevice,
+                           PipelinePolicy policy, int breakerMinimumCalls, Duration deviceRetryAfter,
+                           Duration queueFullRetryAfter) {
+
+    private static final long MIB = 1024L * 1024;
+    private static final long GIB = 1024 * MIB;
+    /**
+     * Kept back from the memory limit for what the budget does not count: the JVM heap (small by design),
+     * metaspace and code cache, thread stacks, CUDA context and driver allocations (~0.5 GiB per GPU).
+     */
+    public static final long DEFAULT_HEADROOM_BYTES = 2 * GIB;
+    /** Used only when no limit can be read (no /proc, no cgroup): enough for a small development circuit. */
+    public static final long FALLBACK_LIMIT_BYTES = 8 * GIB;
+    /** The breaker's sliding window, counted in prove starts. */
+    public static final int BREAKER_WINDOW = 10;
+    public static final int DEFAULT_QUEUE_CAPACITY = 1024;
+    /** cuzk ran with a hand-off of 1; 2 keeps one partition ready while another is being handed over. */
+    public static final int DEFAULT_HANDOFF_CAPACITY = 2;
+    public static final int DEFAULT_WORKERS_PER_DEVICE = 2;
+    public static final int DEFAULT_FINALIZER_THREADS = 2;
+
+    public EngineConfig {
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(deviceRetryAfter, "deviceRetryAfter");
+        Objects.requireNonNull(queueFullRetryAfter, "queueFullRetryAfter");
+        positive("budgetBytes", budgetBytes);
+        positive("synthesisWorkers", synthesisWorkers);
+        positive("queueCapacity", queueCapacity);
+        positive("handoffCapacity", handoffCapacity);
+        positive("finalizerThreads", finalizerThreads);
+        positive("workersPerDevice", workersPerDevice);
+        positive("breakerMinimumCalls", breakerMinimumCalls);
+        if (breakerMinimumCalls > BREAKER_WINDOW) {
+            throw new IllegalArgumentException("breakerMinimumCalls must be at most " + BREAKER_WINDOW);
+        }
+        if (headroomBytes < 0) {
+            throw new IllegalArgumentException("headroomBytes must not be negative");
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The defaults: budget = memory limit − {@link #DEFAULT_HEADROOM_BYTES}. */
+    public static EngineConfig defaults() {
+        return builder().build();
+    }
+
+    /**
+     * The budget left by {@code limit} (a container's limit, else MemTotal) after {@code headroom}; half the
+     * limit when the headroom would leave less than that.
+     */
+    public static long budgetFrom(OptionalLong limit, long headroom) {
+        long bytes = limit.orElse(FALLBACK_LIMIT_BYTES);
+        return Math.max(bytes - headroom, bytes / 2);
+    }
+
+    private static void positive(String name, long value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(name + " must be positive: " + value);
+        }
+    }
+
+    public static final class Builder {
+        private Long budgetBytes;
+        private long headroomBytes = DEFAULT_HEADROOM_BYTES;
+        private int synthesisWorkers = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        private int queueCapacity = DEFAULT_QUEUE_CAPACITY;
+        private int handoffCapacity = DEFAULT_HANDOFF_CAPACITY;
+        private int finalizerThreads = DEFAULT_FINALIZER_THREADS;
+        private boolean verifyProofs = true;
+        private int workersPerDevice = DEFAULT_WORKERS_PER_DEVICE;
+        private PipelinePolicy policy = PipelinePolicy.BUDGETED;
+        private int breakerMinimumCalls = 3;
+        private Duration deviceRetryAfter = Duration.ofSeconds(30);
+        private Duration queueFullRetryAfter = Duration.ofSeconds(5);
+
+        private Builder() {
+        }
+
+        /** An explicit budget; without one it is the memory limit less the headroom. */
+        public Builder budgetBytes(long value) {
+            this.budgetBytes = value;
+            return this;
+        }
+
+        public Builder headroomBytes(long value) {
+            this.headroomBytes = value;
+            return this;
+        }
+
+        public Builder synthesisWorkers(int value) {
+            this.synthesisWorkers = value;
+            return this;
+        }
+
+        public Builder queueCapacity(int value) {
+            this.queueCapacity = value;
+            return this;
+        }
+
+        public Builder handoffCapacity(int value) {
+            this.handoffCapacity = value;
+            return this;
+        }
+
+        public Builder finalizerThreads(int value) {
+            this.finalizerThreads = value;
+            return this;
+        }
+
+        public Builder verifyProofs(boolean value) {
+            this.verifyProofs = value;
+            return this;
+        }
+
+        public Builder workersPerDevice(int value) {
+            this.workersPerDevice = value;
+            return this;
+        }
+
+        public Builder policy(PipelinePolicy value) {
+            this.policy = value;
+            return this;
+        }
+
+        public Builder breakerMinimumCalls(int value) {
+            this.breakerMinimumCalls = value;
+            return this;
+        }
+
+        public Builder deviceRetryAfter(Duration value) {
+            this.deviceRetryAfter = value;
+            return this;
+        }
+
+        public Builder queueFullRetryAfter(Duration value) {
+            this.queueFullRetryAfter = value;
+            return this;
+        }
+
+        public EngineConfig build() {
+            long budget = budgetBytes != null ? budgetBytes : budgetFrom(ProcFiles.memoryLimit(), headroomBytes);
+            return new EngineConfig(budget, headroomBytes, synthesisWorkers, queueCapacity, handoffCapacity,
+                    finalizerThreads, verifyProofs, workersPerDevice, policy, breakerMinimumCalls, deviceRetryAfter,
+                    queueFullRetryAfter);
+        }
+    }
+}

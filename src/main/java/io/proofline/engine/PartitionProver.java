@@ -1,0 +1,41 @@
+package io.proofline.engine;
+
+/**
+ * The port the engine drives: one Groth16 proof of one partition, split where its memory changes
+ * (DESIGN §2, §3). A CPU or GPU backend implements it through a thin adapter.
+ *
+ * <p>Contract:
+ * <ul>
+ *   <li>{@link #synthesize} allocates the WITNESS and ABC buffers through the allocator it is given (which
+ *       refuses more than {@link #footprint} allows) and computes into their {@link OffHeapBuffer#segment()}.</li>
+ *   <li>{@link #proveStart} runs on one device, may allocate PENDING buffers, and must not keep the ABC
+ *       buffers: the engine frees them and returns their bytes to the budget as soon as it returns.
+ *       It throws {@link DeviceFaultException} when the device (not the partition) is at fault; the
+ *       engine then opens that device's breaker if faults accumulate and retries on another device.</li>
+ *   <li>{@link #proveFinish} is called on a finalizer thread with the same device that ran prove start;
+ *       after it returns the engine frees all the partition's buffers.</li>
+ *   <li>Cancellation and deadlines interrupt the calling thread; long computations should check
+ *       {@link Thread#isInterrupted()} and throw {@link InterruptedException}. The engine also checks
+ *       between calls, so an uninterruptible call delays a cancellation by one stage at most.</li>
+ * </ul>
+ *
+ * @param <S> the adapter's synthesized partition (refers to its WITNESS and ABC buffers)
+ * @param <P> the adapter's pending proof (the G1 MSM results and what finish still needs)
+ */
+public interface PartitionProver<S, P> {
+
+    /** The bytes per class one partition of {@code circuit} holds; usually {@link PartitionFootprint#groth16}. */
+    PartitionFootprint footprint(CircuitRef circuit);
+
+    /** Obtains the witness and evaluates a, b, c. */
+    S synthesize(PartitionWork work, BufferAllocator allocator) throws Exception;
+
+    /** H (NTTs) and the G1 MSMs on {@code device}; afterwards the ABC buffers are dead. */
+    P proveStart(ProvingDevice device, S synthesized, BufferAllocator allocator) throws Exception;
+
+    /** The G2 MSM for B2 and the assembly with random {@code r, s}. */
+    ProofOutput proveFinish(ProvingDevice device, P pending) throws Exception;
+
+    /** The pairing check of {@code proof} against the circuit's verification key. */
+    boolean verify(CircuitRef circuit, ProofOutput proof) throws Exception;
+}

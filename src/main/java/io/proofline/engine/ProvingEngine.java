@@ -1,0 +1,115 @@
+package io.proofline.engine;
+
+import io.proofline.engine.internal.DefaultProvingEngine;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The proving pipeline (see the package documentation for its picture). Thread-safe.
+ */
+public interface ProvingEngine extends AutoCloseable {
+
+    /** Starts building an engine around {@code prover}. */
+    static <S, P> Builder<S, P> builder(EngineConfig config, PartitionProver<S, P> prover) {
+        return new Builder<>(config, prover);
+    }
+
+    /**
+     * Admits a job: all its partitions are queued, or none.
+     *
+     * @throws PartitionTooLargeException when one partition needs more than the whole budget
+     * @throws QueueFullException         when the queue has no room for its partitions now
+     * @throws IntakeClosedException      while draining or after shutdown
+     */
+    JobId submit(JobRequest request);
+
+    /** Completes when the job reaches DONE, FAILED or CANCELLED; never completes exceptionally. */
+    CompletableFuture<JobResult> result(JobId id);
+
+    /** Waits for the job's result. */
+    JobResult await(JobId id, Duration timeout) throws InterruptedException, TimeoutException;
+
+    JobStatus status(JobId id);
+
+    /**
+     * Cancels the job in whatever stage its partitions are; their memory is released as each stops.
+     *
+     * @return false if the job had already finished
+     */
+    boolean cancel(JobId id);
+
+    /** Stops intake (submit throws {@link IntakeClosedException}); work already admitted goes on. */
+    void drain();
+
+    /** Re-opens intake after {@link #drain()}. */
+    void resume();
+
+    /** Whether submit would accept a job now (false while draining or shut down). */
+    boolean isAcceptingWork();
+
+    /** The buffer table, memory figures, devices and queues now. */
+    PipelineSnapshot snapshot();
+
+    EngineConfig config();
+
+    /**
+     * Stops intake and dispatch, gives running partitions {@code grace} to finish, cancels the rest and
+     * stops the threads. Jobs with partitions still queued are cancelled and reported, so a caller that keeps
+     * jobs durably can run them again. Later calls return the first call's report.
+     */
+    ShutdownReport shutdown(Duration grace) throws InterruptedException;
+
+    /** {@link #shutdown} with no grace. */
+    @Override
+    void close();
+
+    /** Assembles an engine; devices are required, the rest defaults. */
+    final class Builder<S, P> {
+        private final EngineConfig config;
+        private final PartitionProver<S, P> prover;
+        private List<? extends ProvingDevice> devices = List.of();
+        private MemoryBudget budget;
+        private BufferTracker tracker;
+        private KeyEvictor keyEvictor = KeyEvictor.NONE;
+
+        private Builder(EngineConfig config, PartitionProver<S, P> prover) {
+            this.config = Objects.requireNonNull(config, "config");
+            this.prover = Objects.requireNonNull(prover, "prover");
+        }
+
+        /** The devices that run prove start; the CPU backend is one device when there is no GPU. */
+        public Builder<S, P> devices(List<? extends ProvingDevice> value) {
+            this.devices = List.copyOf(value);
+            return this;
+        }
+
+        /** A budget shared with a key cache; by default a new one of {@link EngineConfig#budgetBytes()}. */
+        public Builder<S, P> budget(MemoryBudget value) {
+            this.budget = Objects.requireNonNull(value, "budget");
+            return this;
+        }
+
+        /** The tracker to count into; by default a new one. */
+        public Builder<S, P> tracker(BufferTracker value) {
+            this.tracker = Objects.requireNonNull(value, "tracker");
+            return this;
+        }
+
+        /** The key cache's evictor, called before the dispatcher blocks for memory. */
+        public Builder<S, P> keyEvictor(KeyEvictor value) {
+            this.keyEvictor = Objects.requireNonNull(value, "keyEvictor");
+            return this;
+        }
+
+        /** Starts the engine's threads. */
+        public ProvingEngine start() {
+            return new DefaultProvingEngine<>(config, prover, devices,
+                    budget != null ? budget : new MemoryBudget(config.budgetBytes()),
+                    tracker != null ? tracker : new BufferTracker(), keyEvictor);
+        }
+    }
+}

@@ -1,0 +1,9 @@
+package io.proofline.engine;
+
+/** No job with this id is known (never submitted, or forgotten after it finished long ago). */
+public final class UnknownJobException extends EngineException {
+
+    public UnknownJobException(JobId id) {
+        super("unknown job " + id);
+    }
+}

@@ -1,0 +1,175 @@
+package io.proofline.engine.internal;
+
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.proofline.engine.DeviceFigures;
+import io.proofline.engine.EngineConfig;
+import io.proofline.engine.NoDeviceAvailableException;
+import io.proofline.engine.ProvingDevice;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The proving devices, each behind a Resilience4j {@link Bulkhead} ({@code workersPerDevice} concurrent
+ * prove starts) and {@link CircuitBreaker} (device faults open it; an open device is skipped until its
+ * retry time passes). Placement picks the least-loaded device that will take the work.
+ */
+final class DevicePool {
+
+    private record Slot(int order, ProvingDevice device, Bulkhead bulkhead, CircuitBreaker breaker) {
+
+        int busy() {
+            return bulkhead.getBulkheadConfig().getMaxConcurrentCalls()
+                    - bulkhead.getMetrics().getAvailableConcurrentCalls();
+        }
+
+        boolean isOpen() {
+            CircuitBreaker.State state = breaker.getState();
+            return state == CircuitBreaker.State.OPEN || state == CircuitBreaker.State.FORCED_OPEN;
+        }
+    }
+
+    private final List<Slot> slots;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition freed = lock.newCondition();
+
+    DevicePool(List<? extends ProvingDevice> devices, EngineConfig config) {
+        if (devices.isEmpty()) {
+            throw new IllegalArgumentException("at least one proving device is needed (the CPU backend is one)");
+        }
+        BulkheadConfig bulkheadConfig = BulkheadConfig.custom()
+                .maxConcurrentCalls(config.workersPerDevice())
+                .maxWaitDuration(Duration.ZERO)
+                .build();
+        CircuitBreakerConfig breakerConfig = CircuitBreakerConfig.custom()
+                .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+                .slidingWindowSize(EngineConfig.BREAKER_WINDOW)
+                .minimumNumberOfCalls(config.breakerMinimumCalls())
+                .failureRateThreshold(50)
+                .permittedNumberOfCallsInHalfOpenState(1)
+                .waitDurationInOpenState(config.deviceRetryAfter())
+                .build();
+        List<Slot> list = new ArrayList<>();
+        Set<String> ids = new HashSet<>();
+        for (ProvingDevice device : devices) {
+            if (!ids.add(device.id())) {
+                throw new IllegalArgumentException("duplicate device id " + device.id());
+            }
+            list.add(new Slot(list.size(), device, Bulkhead.of(device.id(), bulkheadConfig),
+                    CircuitBreaker.of(device.id(), breakerConfig)));
+        }
+        this.slots = List.copyOf(list);
+    }
+
+    int workers() {
+        return slots.stream().mapToInt(s -> s.bulkhead.getBulkheadConfig().getMaxConcurrentCalls()).sum();
+    }
+
+    /**
+     * A permit on the least-loaded device not in {@code excluded} whose breaker lets work through, waiting
+     * while such devices are merely busy.
+     *
+     * @throws NoDeviceAvailableException when every candidate's breaker is open, or there is no candidate
+     */
+    Lease acquire(Set<String> excluded, Throwable lastFault) throws InterruptedException {
+        lock.lockInterruptibly();
+        try {
+            while (true) {
+                List<Slot> candidates = slots.stream().filter(s -> !excluded.contains(s.device.id()))
+                        .sorted(Comparator.comparingInt(Slot::busy).thenComparingInt(Slot::order))
+                        .toList();
+                if (candidates.isEmpty()) {
+                    throw new NoDeviceAvailableException("every device faulted on this partition", lastFault);
+                }
+                boolean anyBusy = false;
+                for (Slot slot : candidates) {
+                    if (!slot.bulkhead.tryAcquirePermission()) {
+                        anyBusy |= !slot.isOpen();
+                        continue;
+                    }
+                    if (slot.breaker.tryAcquirePermission()) {
+                        return new Lease(slot);
+                    }
+                    slot.bulkhead.releasePermission();
+                    anyBusy |= slot.breaker.getState() == CircuitBreaker.State.HALF_OPEN;
+                }
+                if (!anyBusy) {
+                    throw new NoDeviceAvailableException("circuit breakers open on " + candidates.stream()
+                            .map(s -> s.device.id()).toList(), lastFault);
+                }
+                freed.await();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    List<DeviceFigures> figures() {
+        return slots.stream().map(s -> new DeviceFigures(s.device.id(), s.device.memory(), s.busy(),
+                s.bulkhead.getBulkheadConfig().getMaxConcurrentCalls(), s.breaker.getState().name())).toList();
+    }
+
+    /** One prove start's hold on a device: record its outcome once, then close it. */
+    final class Lease implements AutoCloseable {
+        private final Slot slot;
+        private final long startNanos = System.nanoTime();
+        private boolean recorded;
+        private boolean closed;
+
+        private Lease(Slot slot) {
+            this.slot = slot;
+        }
+
+        ProvingDevice device() {
+            return slot.device;
+        }
+
+        void succeeded() {
+            if (!recorded) {
+                recorded = true;
+                slot.breaker.onSuccess(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+            }
+        }
+
+        void faulted(Throwable fault) {
+            if (!recorded) {
+                recorded = true;
+                slot.breaker.onError(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS, fault);
+            }
+        }
+
+        /** Neither the device's success nor its fault: the partition failed or was cancelled. */
+        void abandoned() {
+            if (!recorded) {
+                recorded = true;
+                slot.breaker.releasePermission();
+            }
+        }
+
+        @Override
+        public void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            abandoned();
+            lock.lock();
+            try {
+                slot.bulkhead.onComplete();
+                freed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+}

@@ -1,0 +1,227 @@
+package io.proofline.engine.internal;
+
+import io.proofline.engine.BufferClass;
+import io.proofline.engine.BufferTracker;
+import io.proofline.engine.PartitionFootprint;
+import io.proofline.engine.PartitionInput;
+import io.proofline.engine.PartitionStatus;
+import io.proofline.engine.PartitionWork;
+import io.proofline.engine.ProofOutput;
+import io.proofline.engine.ProvingDevice;
+import io.proofline.engine.Reservation;
+import io.proofline.engine.Stage;
+import io.proofline.engine.TrackedBuffer;
+
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One partition on its way through the pipeline, with everything it holds: the INPUT entry, its buffers,
+ * its reservation and the adapter's intermediate results. Exactly one party owns it at a time (the queue,
+ * the dispatcher, a synthesis worker, the hand-off, a proving worker, a finalizer); only the owner frees what
+ * it holds. Others may only ask it to cancel.
+ */
+final class PartitionRun<S, P> {
+
+    /** Priority first, then the older job, then the lower partition. */
+    static final Comparator<PartitionRun<?, ?>> ORDER = Comparator
+            .<PartitionRun<?, ?>>comparingInt(p -> -p.job.priority().ordinal())
+            .thenComparingLong(p -> p.job.sequence())
+            .thenComparingInt(p -> p.index);
+
+    private final JobRun<S, P> job;
+    private final int index;
+    private final PartitionInput input;
+    private final PartitionFootprint footprint;
+    private final StageCounts counts;
+    private final StageClock clock;
+    private final PartitionBuffers buffers;
+    private final TrackedBuffer inputEntry;
+    private final AtomicBoolean finished = new AtomicBoolean();
+    private final Set<String> faultedDevices = new HashSet<>();
+    private volatile Stage stage = Stage.QUEUED;
+    private volatile boolean cancelRequested;
+    private volatile ProvingDevice device;
+    private Thread owner;
+    private Reservation reservation;
+    private S synthesized;
+    private P pending;
+    private ProofOutput output;
+    private Throwable lastFault;
+
+    PartitionRun(JobRun<S, P> job, int index, PartitionInput input, PartitionFootprint footprint,
+                 BufferTracker tracker, StageCounts counts, long submittedNanos) {
+        this.job = job;
+        this.index = index;
+        this.input = input;
+        this.footprint = footprint;
+        this.counts = counts;
+        this.clock = new StageClock(submittedNanos);
+        this.buffers = new PartitionBuffers(tracker, footprint);
+        this.inputEntry = tracker.track(BufferClass.INPUT, Stage.QUEUED, input.size());
+        counts.enter(Stage.QUEUED);
+    }
+
+    JobRun<S, P> job() {
+        return job;
+    }
+
+    int index() {
+        return index;
+    }
+
+    PartitionFootprint footprint() {
+        return footprint;
+    }
+
+    PartitionBuffers buffers() {
+        return buffers;
+    }
+
+    PartitionWork work() {
+        return new PartitionWork(job.id(), index, job.circuit(), input);
+    }
+
+    Stage stage() {
+        return stage;
+    }
+
+    synchronized void moveTo(Stage next) {
+        Stage previous = stage;
+        if (previous == next || previous.isTerminal()) {
+            return;
+        }
+        stage = next;
+        clock.enter(next, System.nanoTime());
+        counts.move(previous, next);
+        buffers.moveTo(next);
+        inputEntry.moveTo(next);
+    }
+
+    // --- ownership and cancellation -------------------------------------------------------------
+
+    /** The calling thread now works on this partition; a cancellation interrupts it. */
+    synchronized void bindOwner() {
+        owner = Thread.currentThread();
+    }
+
+    /** The calling thread is done with this partition; clears an interrupt meant for it. */
+    synchronized void unbindOwner() {
+        if (owner == Thread.currentThread()) {
+            owner = null;
+        }
+        Thread.interrupted();
+    }
+
+    /** Marks the partition cancelled and interrupts whoever works on it. */
+    void requestCancel() {
+        cancelRequested = true;
+        synchronized (this) {
+            if (owner != null) {
+                owner.interrupt();
+            }
+        }
+    }
+
+    boolean cancelRequested() {
+        return cancelRequested;
+    }
+
+    // --- what it holds ---------------------------------------------------------------------------
+
+    synchronized void attach(Reservation value) {
+        reservation = value;
+    }
+
+    /** The INPUT upload is parsed: stop counting it. */
+    void inputConsumed() {
+        inputEntry.close();
+    }
+
+    synchronized void synthesized(S value) {
+        synthesized = value;
+    }
+
+    synchronized S synthesized() {
+        return synthesized;
+    }
+
+    synchronized void pending(P value) {
+        pending = value;
+        synthesized = null;
+    }
+
+    synchronized P pending() {
+        return pending;
+    }
+
+    void device(ProvingDevice value) {
+        device = value;
+    }
+
+    ProvingDevice device() {
+        return device;
+    }
+
+    synchronized void deviceFaulted(ProvingDevice faulty, Throwable fault) {
+        faultedDevices.add(faulty.id());
+        lastFault = fault;
+        buffers.free(BufferClass.PENDING);
+    }
+
+    synchronized Set<String> faultedDevices() {
+        return Set.copyOf(faultedDevices);
+    }
+
+    synchronized Throwable lastFault() {
+        return lastFault;
+    }
+
+    /** Prove start returned: the ABC buffers are dead and their bytes go back to the budget. */
+    synchronized void abcDone() {
+        buffers.free(BufferClass.ABC);
+        if (reservation != null) {
+            reservation.release(Math.min(footprint.abc(), reservation.bytes()));
+        }
+    }
+
+    synchronized void output(ProofOutput value) {
+        output = value;
+    }
+
+    synchronized ProofOutput output() {
+        return output;
+    }
+
+    /** Frees every buffer and returns the whole reservation; safe to call more than once. */
+    synchronized void releaseAll() {
+        buffers.close();
+        inputEntry.close();
+        if (reservation != null) {
+            reservation.close();
+        }
+        synthesized = null;
+        pending = null;
+    }
+
+    boolean isFinished() {
+        return finished.get();
+    }
+
+    /** True for the one caller that gets to finish this partition. */
+    boolean claimFinish() {
+        return finished.compareAndSet(false, true);
+    }
+
+    PartitionStatus status() {
+        ProvingDevice d = device;
+        return new PartitionStatus(index, stage, d == null ? "" : d.id(), clock.timings(System.nanoTime()));
+    }
+
+    @Override
+    public String toString() {
+        return job.id() + "#" + index;
+    }
+}

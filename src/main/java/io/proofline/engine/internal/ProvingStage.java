@@ -1,0 +1,104 @@
+package io.proofline.engine.internal;
+
+import io.proofline.engine.BufferTracker;
+import io.proofline.engine.DeviceFaultException;
+import io.proofline.engine.PartitionProver;
+import io.proofline.engine.Stage;
+
+import java.util.concurrent.ExecutorService;
+
+/**
+ * The proving workers (one per device permit): take the next partition from the hand-off, place it on the
+ * least-loaded device, run prove start, free ABC and return its bytes, and pass the partition to a finalizer.
+ * A device fault sends the partition back to the hand-off, to be placed on another device.
+ */
+final class ProvingStage<S, P> {
+
+    private final PartitionProver<S, P> prover;
+    private final Handoff<PartitionRun<S, P>> handoff;
+    private final DevicePool devices;
+    private final FinalizeStage<S, P> finalizers;
+    private final Lifecycle<S, P> lifecycle;
+    private final BufferTracker tracker;
+    private volatile boolean stopped;
+
+    ProvingStage(PartitionProver<S, P> prover, Handoff<PartitionRun<S, P>> handoff, DevicePool devices,
+                 FinalizeStage<S, P> finalizers, Lifecycle<S, P> lifecycle, BufferTracker tracker) {
+        this.prover = prover;
+        this.handoff = handoff;
+        this.devices = devices;
+        this.finalizers = finalizers;
+        this.lifecycle = lifecycle;
+        this.tracker = tracker;
+    }
+
+    void start(ExecutorService pool) {
+        for (int i = 0; i < devices.workers(); i++) {
+            pool.execute(this::work);
+        }
+    }
+
+    /** Workers leave after their current partition; the pool must also be interrupted to leave a wait. */
+    void stop() {
+        stopped = true;
+    }
+
+    private void work() {
+        while (!stopped) {
+            PartitionRun<S, P> partition;
+            try {
+                partition = handoff.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            prove(partition);
+        }
+    }
+
+    private void prove(PartitionRun<S, P> partition) {
+        partition.bindOwner();
+        try {
+            if (partition.cancelRequested()) {
+                lifecycle.finish(partition, Stage.CANCELLED, null);
+                return;
+            }
+            if (!startOnDevice(partition)) {
+                return;
+            }
+            partition.abcDone();
+            if (partition.cancelRequested()) {
+                lifecycle.finish(partition, Stage.CANCELLED, null);
+                return;
+            }
+            partition.moveTo(Stage.FINALIZING);
+            tracker.event(partition + " proved start");
+            finalizers.start(partition);
+        } catch (Throwable t) {
+            lifecycle.fail(partition, t);
+        } finally {
+            partition.unbindOwner();
+        }
+    }
+
+    /** Runs prove start; false when a device fault sent the partition back to the hand-off. */
+    private boolean startOnDevice(PartitionRun<S, P> partition) throws Exception {
+        try (DevicePool.Lease lease = devices.acquire(partition.faultedDevices(), partition.lastFault())) {
+            partition.device(lease.device());
+            partition.moveTo(Stage.PROVING);
+            tracker.event(partition + " proving on " + lease.device().id());
+            try {
+                P pending = prover.proveStart(lease.device(), partition.synthesized(), partition.buffers());
+                lease.succeeded();
+                partition.pending(pending);
+                return true;
+            } catch (DeviceFaultException fault) {
+                lease.faulted(fault);
+                partition.deviceFaulted(lease.device(), fault);
+                partition.moveTo(Stage.AWAITING_GPU);
+                handoff.requeue(partition);
+                tracker.event(partition + " device fault on " + lease.device().id());
+                return false;
+            }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package io.proofline.engine;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.LongStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Seeded random schedules mixing submissions, cancellations, deadlines, injected failures in every stage and
+ * device faults: afterwards every job has reached a terminal state and every counter is back at zero.
+ * Run one seed again with {@code -Dengine.seed=N}; stress with {@code -Dengine.seeds=COUNT} (seeds 1..COUNT).
+ */
+class RandomizedScheduleTest {
+
+    private static final int OPERATIONS = 150;
+    private static final int PARTITIONS_IN_BUDGET = 3;
+    /** Where a planned failure strikes; index 0 is "no failure". */
+    private static final Stage[] FAIL_AT = {null, Stage.SYNTHESIZING, Stage.PROVING, Stage.FINALIZING, Stage.VERIFYING};
+
+    private EngineFixture fixture;
+
+    static LongStream seeds() {
+        String one = System.getProperty("engine.seed");
+        if (one != null) {
+            return LongStream.of(Long.parseLong(one));
+        }
+        String many = System.getProperty("engine.seeds");
+        return many != null ? LongStream.rangeClosed(1, Long.parseLong(many)) : LongStream.of(11, 22, 33, 44);
+    }
+
+    @AfterEach
+    void stop() {
+        if (fixture != null) {
+            fixture.close();
+        }
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void randomSchedulesEndTerminalWithNothingLeft(long seed) throws Throwable {
+        try {
+            run(seed);
+        } catch (Throwable t) {
+            System.err.println("RandomizedScheduleTest failed with seed " + seed + " (rerun: -Dengine.seed=" + seed + ")");
+            throw new AssertionError("seed " + seed + ": " + t.getMessage(), t);
+        }
+    }
+
+    private void run(long seed) throws Exception {
+        Random random = new Random(seed);
+        fixture = new EngineFixture(PARTITIONS_IN_BUDGET, b -> b.synthesisWorkers(3).handoffCapacity(2)
+                .workersPerDevice(2).finalizerThreads(2).queueCapacity(24).breakerMinimumCalls(3)
+                .deviceRetryAfter(Duration.ofMillis(20)), "gpu0", "gpu1");
+        EngineFixture f = fixture;
+        watchInvariants(f);
+        installPlans(f.prover);
+
+        Map<JobId, Boolean> plannedFailure = new HashMap<>();
+        List<JobId> submitted = new ArrayList<>();
+        int refused = 0;
+        for (int op = 0; op < OPERATIONS; op++) {
+            double dice = random.nextDouble();
+            if (dice < 0.6) {
+                JobRequest request = randomJob(random);
+                try {
+                    JobId id = f.engine.submit(request);
+                    submitted.add(id);
+                    plannedFailure.put(id, request.partitions().stream().anyMatch(p -> reachable(FAIL_AT[p.bytes()[0]],
+                            request.verify().orElseThrow())));
+                } catch (QueueFullException full) {
+                    refused++;
+                }
+            } else if (dice < 0.8 && !submitted.isEmpty()) {
+                f.engine.cancel(submitted.get(random.nextInt(submitted.size())));
+            } else {
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(random.nextInt(500)));
+            }
+        }
+
+        for (JobId id : submitted) {
+            JobResult result = f.await(id);
+            assertTrue(result.state().isTerminal());
+            assertTrue(f.engine.status(id).partitions().stream().allMatch(p -> p.stage().isTerminal()));
+            switch (result.state()) {
+                case DONE -> {
+                    assertFalse(plannedFailure.get(id), "a job with a planned failure cannot succeed");
+                    assertEquals(f.engine.status(id).partitions().size(), result.proofs().size());
+                }
+                case FAILED -> assertTrue(result.failure().isPresent());
+                case CANCELLED -> assertTrue(result.proofs().isEmpty());
+                default -> throw new AssertionError("not terminal: " + result.state());
+            }
+        }
+        assertTrue(submitted.size() + refused > OPERATIONS / 3);
+        f.assertAllReleased();
+    }
+
+    /**
+     * A partition's plan travels in its input bytes (so the prover can read it without a race with submit):
+     * [0] failure stage index, [1] device fault on gpu0, [2..5] delays in tens of microseconds per stage.
+     */
+    private static JobRequest randomJob(Random random) {
+        JobRequest.Builder b = JobRequest.builder(EngineFixture.CIRCUIT)
+                .priority(Priority.values()[random.nextInt(Priority.values().length)])
+                .verify(random.nextBoolean());
+        if (random.nextInt(10) == 0) {
+            b.deadline(Duration.ofMillis(1 + random.nextInt(30)));
+        }
+        int partitions = 1 + random.nextInt(4);
+        for (int i = 0; i < partitions; i++) {
+            byte[] plan = new byte[6];
+            plan[0] = (byte) (random.nextInt(12) == 0 ? 1 + random.nextInt(FAIL_AT.length - 1) : 0);
+            plan[1] = (byte) (random.nextInt(6) == 0 ? 1 : 0);
+            for (int s = 2; s < plan.length; s++) {
+                plan[s] = (byte) random.nextInt(30);
+            }
+            b.partition(PartitionInput.wtns(plan));
+        }
+        return b.build();
+    }
+
+    /** A planned failure strikes unless it is planned for verification and the job skips it. */
+    private static boolean reachable(Stage failAt, boolean verified) {
+        return failAt != null && (failAt != Stage.VERIFYING || verified);
+    }
+
+    private static void installPlans(FakeProver prover) {
+        prover.onSynthesize = (work, device) -> step(work, Stage.SYNTHESIZING, 2);
+        prover.onProveStart = (work, device) -> {
+            if (work.input().bytes()[1] == 1 && device.id().equals("gpu0")) {
+                throw new DeviceFaultException("injected fault");
+            }
+            step(work, Stage.PROVING, 3);
+        };
+        prover.onProveFinish = (work, device) -> step(work, Stage.FINALIZING, 4);
+        prover.onVerify = (work, device) -> step(work, Stage.VERIFYING, 5);
+    }
+
+    private static void step(PartitionWork work, Stage stage, int delayIndex) throws InterruptedException {
+        byte[] plan = work.input().bytes();
+        Thread.sleep(0, plan[delayIndex] * 10_000);
+        if (FAIL_AT[plan[0]] == stage) {
+            throw new IllegalStateException("injected failure in " + stage);
+        }
+    }
+
+    private static void watchInvariants(EngineFixture f) {
+        f.tracker.addListener((event, s) -> {
+            if (s.budget().reservedBytes() > s.budget().totalBytes()) {
+                f.violations.add(event + ": reserved " + s.budget().reservedBytes());
+            }
+            if (s.count(BufferClass.ABC) > PARTITIONS_IN_BUDGET) {
+                f.violations.add(event + ": " + s.count(BufferClass.ABC) + " partitions hold ABC");
+            }
+        });
+    }
+}

@@ -1,0 +1,5 @@
+package io.proofline.engine;
+
+/** A named device for tests. */
+record TestDevice(String id) implements ProvingDevice {
+}
