@@ -1,5 +1,6 @@
 package io.proofline.cli;
 
+import io.proofline.interop.SnarkjsCli;
 import io.proofline.snark.SnarkCurve;
 import io.proofline.snark.SnarkCurves;
 import org.junit.jupiter.api.io.TempDir;
@@ -9,12 +10,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code dev-circuit} output is a real snarkjs setup: snarkjs proves with our zkey and witness and verifies against our
@@ -39,25 +38,18 @@ class DevCircuitCommandTest {
                 dir.resolve("ours.json"), dir.resolve("ours-public.json")));
         assertEquals(0, FixtureProofsTest.cli("verify", vk, dir.resolve("ours-public.json"), dir.resolve("ours.json")));
 
-        Path snarkjs = FixtureProofsTest.snarkjs();
-        assumeTrue(snarkjs != null, "snarkjs not installed (scripts/install-node-tools.sh): snarkjs check skipped");
-        run(snarkjs, "groth16", "prove", dir.resolve("circuit.zkey"), dir.resolve("witness.wtns"),
+        SnarkjsCli.assumeAvailable();
+        run("groth16", "prove", dir.resolve("circuit.zkey"), dir.resolve("witness.wtns"),
                 dir.resolve("proof.json"), dir.resolve("public.json"));
-        String verify = run(snarkjs, "groth16", "verify", vk, dir.resolve("public.json"), dir.resolve("proof.json"));
+        String verify = run("groth16", "verify", vk, dir.resolve("public.json"), dir.resolve("proof.json"));
         assertTrue(verify.contains("OK!"), "snarkjs verify of its own proof with our key: " + verify);
-        String ours = run(snarkjs, "groth16", "verify", vk, dir.resolve("ours-public.json"), dir.resolve("ours.json"));
+        String ours = run("groth16", "verify", vk, dir.resolve("ours-public.json"), dir.resolve("ours.json"));
         assertTrue(ours.contains("OK!"), "snarkjs verify of our proof: " + ours);
     }
 
-    private static String run(Path snarkjs, Object... args) throws Exception {
-        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(snarkjs.toString()));
-        for (Object a : args) {
-            cmd.add(a.toString());
-        }
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String text = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(300, TimeUnit.SECONDS), "snarkjs timed out");
-        assertEquals(0, p.exitValue(), text);
-        return text;
+    private static String run(Object... args) throws Exception {
+        SnarkjsCli.Result r = SnarkjsCli.run(Stream.of(args).map(Object::toString).toArray(String[]::new));
+        assertEquals(0, r.exitCode(), r.output());
+        return r.output();
     }
 }
