@@ -12,7 +12,7 @@ import java.util.TreeMap;
  */
 final class BenchCommand implements Cli.Command {
 
-    private static final List<BenchSuite> SUITES = List.of(new AlgebraBench(), new PipelineBench());
+    private static final List<BenchSuite> SUITES = List.of(new AlgebraBench(), new ProveBench(), new PipelineBench());
 
     private final Map<String, BenchSuite> suites = new TreeMap<>();
 

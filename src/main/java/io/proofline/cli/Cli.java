@@ -24,12 +24,12 @@ public final class Cli {
     private static final Map<String, Command> COMMANDS = new TreeMap<>();
 
     static {
+        register("bench", new BenchCommand());
         register("dev-circuit", new DevCircuitCommand());
         register("prove", new ProveCommand());
         register("fullprove", new FullproveCommand());
         register("verify", new VerifyCommand());
         register("export-vkey", new ExportVkeyCommand());
-        register("bench", new BenchCommand());
         register("gpu-selftest", new GpuSelfTestCommand(false));
         register("gpu-bench", new GpuSelfTestCommand(true));
     }

@@ -7,6 +7,7 @@ import io.proofline.snark.SnarkCurves;
 import io.proofline.snark.Witness;
 import io.proofline.snark.format.FormatException;
 import io.proofline.snark.format.WtnsReader;
+import io.proofline.snark.format.PointCheck;
 import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.prover.Groth16Prover;
 import io.proofline.witness.CircomWitnessCalculator;
@@ -37,10 +38,10 @@ final class FullproveCommand implements Cli.Command {
             throw new UsageException("expected 5 file arguments");
         }
         var backend = ProveCommand.backend(opts);
-        Path input = Inputs.existing(opts.get("0"));
-        Path wasm = Inputs.existing(opts.get("1"));
-        Path zkey = Inputs.existing(opts.get("2"));
-        try (ProvingKey key = ZkeyReader.read(zkey);
+        Path input = CliFiles.existing(opts.get("0"));
+        Path wasm = CliFiles.existing(opts.get("1"));
+        Path zkey = CliFiles.existing(opts.get("2"));
+        try (ProvingKey key = ZkeyReader.read(zkey, PointCheck.CURVE);
              Witness witness = computeWitness(input, wasm)) {
             WtnsReader.requireFits(witness, key, wasm.getFileName() + " (computed witness)");
             Proof proof = new Groth16Prover(backend).prove(key, witness);

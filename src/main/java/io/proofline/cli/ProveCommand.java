@@ -4,19 +4,21 @@ import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.R1cs;
 import io.proofline.snark.Witness;
+import io.proofline.snark.format.FormatException;
 import io.proofline.snark.format.ProofJson;
 import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.R1csReader;
 import io.proofline.snark.format.WtnsReader;
+import io.proofline.snark.format.PointCheck;
 import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.prover.Groth16Prover;
 import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.ProverBackends;
+import io.proofline.snark.prover.Synthesis;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.OptionalInt;
 
 /**
  * {@code prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu] [--r1cs circuit.r1cs]}:
@@ -37,12 +39,12 @@ final class ProveCommand implements Cli.Command {
             throw new UsageException("expected 4 file arguments");
         }
         ProverBackend backend = backend(opts);
-        Path zkey = Inputs.existing(opts.get("0"));
-        Path wtns = Inputs.existing(opts.get("1"));
-        try (ProvingKey key = ZkeyReader.read(zkey);
+        Path zkey = CliFiles.existing(opts.get("0"));
+        Path wtns = CliFiles.existing(opts.get("1"));
+        try (ProvingKey key = ZkeyReader.read(zkey, PointCheck.CURVE);
              Witness witness = WtnsReader.read(wtns, key)) {
             if (opts.containsKey("--r1cs")) {
-                requireSatisfies(Inputs.existing(opts.get("--r1cs")), witness, wtns);
+                requireSatisfies(CliFiles.existing(opts.get("--r1cs")), witness, wtns);
             }
             Proof proof = new Groth16Prover(backend).prove(key, witness);
             write(proof, witness, key.nPublic(), Path.of(opts.get("2")), Path.of(opts.get("3")));
@@ -58,10 +60,11 @@ final class ProveCommand implements Cli.Command {
 
     static void requireSatisfies(Path r1csPath, Witness witness, Path wtns) throws Exception {
         R1cs r1cs = R1csReader.read(r1csPath);
-        OptionalInt bad = r1cs.firstUnsatisfied(witness);
-        if (bad.isPresent()) {
-            throw new io.proofline.snark.format.FormatException(wtns.getFileName().toString(),
-                    "does not satisfy " + r1csPath.getFileName() + ": " + r1cs.describe(bad.getAsInt(), witness));
+        try {
+            Synthesis.requireSatisfies(r1cs, witness);
+        } catch (IllegalArgumentException e) {
+            throw new FormatException(wtns.getFileName().toString(), e.getMessage().replace("the r1cs",
+                    r1csPath.getFileName().toString()));
         }
     }
 

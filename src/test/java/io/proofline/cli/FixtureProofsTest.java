@@ -1,5 +1,6 @@
 package io.proofline.cli;
 
+import io.proofline.interop.SnarkjsCli;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.R1cs;
@@ -24,7 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -96,22 +96,13 @@ class FixtureProofsTest {
         Proof proof = ProofJson.read(proofJson);
         VerificationResult r = Groth16Verifier.verify(vk, signals, proof);
         assertTrue(r.valid(), dir + ": our verifier: " + r.reason());
-        Path snarkjs = snarkjs();
-        if (snarkjs == null) {
+        if (!Files.isExecutable(SnarkjsCli.executable())) {
             System.out.println("snarkjs not installed (scripts/install-node-tools.sh): snarkjs verification skipped");
             return;
         }
-        Process p = new ProcessBuilder(snarkjs.toString(), "groth16", "verify", dir.resolve("verification_key.json")
-                .toString(), publicJson.toString(), proofJson.toString()).redirectErrorStream(true).start();
-        String text = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(300, TimeUnit.SECONDS) && p.exitValue() == 0 && text.contains("OK!"),
-                dir + ": snarkjs groth16 verify: " + text);
-    }
-
-    static Path snarkjs() {
-        String env = System.getenv("SNARKJS");
-        Path p = env != null ? Path.of(env) : Path.of(".fixtures/node_modules/.bin/snarkjs");
-        return Files.isExecutable(p) ? p : null;
+        SnarkjsCli.Result s = SnarkjsCli.run("groth16", "verify", dir.resolve("verification_key.json").toString(),
+                publicJson.toString(), proofJson.toString());
+        assertTrue(s.ok() && s.output().contains("OK!"), dir + ": snarkjs groth16 verify: " + s.output());
     }
 
     static int cli(Object... args) {

@@ -83,6 +83,6 @@ class ProveCommandTest {
                 MUL3.resolve("circuit.r1cs").toString()}, new PrintStream(new ByteArrayOutputStream()),
                 new PrintStream(err));
         assertEquals(2, rc);
-        assertTrue(err.toString().contains("bad.wtns: does not satisfy circuit.r1cs: constraint"), err.toString());
+        assertTrue(err.toString().contains("bad.wtns: witness does not satisfy circuit.r1cs: constraint"), err.toString());
     }
 }

@@ -15,7 +15,8 @@ import java.nio.ByteOrder;
  *
  * <p>There is no object per element. The bulk operations run in parallel over index ranges (common ForkJoin pool);
  * each chunk takes its scratch limbs once, so the loops allocate nothing per element. A vector is not synchronized:
- * callers must not run two bulk operations that write the same vector at once.
+ * callers must not run two bulk operations that write the same vector at once. Because worker threads touch the
+ * memory, it must come from a shared or global arena (or the heap), never a confined one.
  */
 public final class FieldVector {
 

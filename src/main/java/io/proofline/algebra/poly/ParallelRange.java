@@ -1,12 +1,16 @@
 package io.proofline.algebra.poly;
 
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.RecursiveAction;
 
 /**
- * Splits an index range {@code [0, n)} into chunks of at least {@code grain} indices and runs them on the common
- * {@link ForkJoinPool}. Bodies receive whole chunks, so they set up their scratch once per chunk and allocate nothing
- * per element.
+ * Splits an index range {@code [0, n)} into chunks of at least {@code grain} indices and runs them on a
+ * {@link ForkJoinPool} of one worker per core. Bodies receive whole chunks, so they set up their scratch once per
+ * chunk and allocate nothing per element.
+ *
+ * <p>Not the common pool: its parallelism is cores − 1 (1 on a 2-core machine), and a caller outside the pool only
+ * waits.
  */
 public final class ParallelRange {
 
@@ -16,7 +20,21 @@ public final class ParallelRange {
         void run(long from, long to);
     }
 
+    private static final class Pool {
+        static final ForkJoinPool POOL = new ForkJoinPool(Runtime.getRuntime().availableProcessors(), pool -> {
+            ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+            t.setName("field-vector-" + t.getPoolIndex());
+            t.setDaemon(true);
+            return t;
+        }, null, false);
+    }
+
     private ParallelRange() {
+    }
+
+    /** Worker count of the pool the loops run on. */
+    public static int parallelism() {
+        return Pool.POOL.getParallelism();
     }
 
     /** Runs {@code body} over {@code [0, n)} in parallel; chunks hold at least {@code grain} indices. */
@@ -24,14 +42,14 @@ public final class ParallelRange {
         if (n <= 0) {
             return;
         }
-        int parallelism = ForkJoinPool.getCommonPoolParallelism();
+        int parallelism = parallelism();
         // About 4 chunks per worker balances load without drowning small ranges in task overhead.
         long chunk = Math.max(Math.max(1, grain), (n + 4L * parallelism - 1) / (4L * parallelism));
         if (n <= chunk || parallelism <= 1) {
             body.run(0, n);
             return;
         }
-        ForkJoinPool.commonPool().invoke(new Split(0, n, chunk, body));
+        Pool.POOL.invoke(new Split(0, n, chunk, body));
     }
 
     private static final class Split extends RecursiveAction {

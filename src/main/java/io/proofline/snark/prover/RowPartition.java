@@ -1,5 +1,6 @@
 package io.proofline.snark.prover;
 
+import io.proofline.algebra.poly.ParallelRange;
 import io.proofline.snark.Coefficients;
 
 import java.util.ArrayList;
@@ -7,7 +8,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
-import java.util.concurrent.ForkJoinPool;
+
 
 /**
  * Cuts the coefficient records of a key into chunks that can be evaluated in parallel without write races: every
@@ -66,7 +67,7 @@ final class RowPartition {
                 previous = key;
             }
         }
-        int chunks = Math.max(1, 8 * ForkJoinPool.getCommonPoolParallelism());
+        int chunks = Math.max(1, 8 * ParallelRange.parallelism());
         List<Integer> cuts = new ArrayList<>();
         cuts.add(0);
         int next = 0;

@@ -5,12 +5,14 @@ import io.proofline.algebra.poly.FieldVector;
 import io.proofline.algebra.poly.ParallelRange;
 import io.proofline.snark.Coefficients;
 import io.proofline.snark.ProvingKey;
+import io.proofline.snark.R1cs;
 import io.proofline.snark.SegmentLimbs;
 import io.proofline.snark.Witness;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.OptionalInt;
 import java.util.function.LongFunction;
 
 /**
@@ -49,6 +51,20 @@ public final class Synthesis {
         evaluateRows(key, witness, a, b);
         c.mul(a, b);
         return new Synthesized(a, b, c);
+    }
+
+    /**
+     * Checks {@code witness} against every constraint of the circuit's {@code .r1cs} (when the caller has it: the key
+     * alone cannot tell a wrong witness from a right one, it only yields a proof that fails verification).
+     *
+     * @throws IllegalArgumentException naming the first failing constraint and its A·w, B·w, C·w
+     */
+    public static void requireSatisfies(R1cs r1cs, Witness witness) {
+        OptionalInt bad = r1cs.firstUnsatisfied(witness);
+        if (bad.isPresent()) {
+            throw new IllegalArgumentException("witness does not satisfy the r1cs: " + r1cs.describe(bad.getAsInt(),
+                    witness));
+        }
     }
 
     /** Rejects a witness of another curve or length with a message that says what was expected. */

@@ -76,7 +76,7 @@ class QuotientTest {
             b[i] = random(f, rnd);
             c[i] = a[i].multiply(b[i]).mod(p);
         }
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = Arena.ofShared()) {
             FieldVector va = FieldVector.allocate(f, n, arena);
             FieldVector vb = FieldVector.allocate(f, n, arena);
             FieldVector vc = FieldVector.allocate(f, n, arena);

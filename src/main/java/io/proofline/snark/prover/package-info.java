@@ -1,0 +1,15 @@
+/**
+ * The Groth16 prover, split the way the pipeline drives it (DESIGN §2, §4):
+ * <pre>
+ *   Witness ──► {@link io.proofline.snark.prover.Synthesis}      a = A·w, b = B·w, c = a∘b   (ABC buffers, caller-allocated)
+ *           ──► {@link io.proofline.snark.prover.ProverBackend#proveStart}
+ *                 {@link io.proofline.snark.prover.Quotient}     h on the odd coset (3 iNTT, shift, 3 NTT)
+ *                 G1 MSMs: ΣA, ΣB1 (whole witness), ΣC (private part), ΣH     → {@link io.proofline.snark.prover.PendingProof}
+ *           ──► {@link io.proofline.snark.prover.ProverBackend#proveFinish}
+ *                 G2 MSM ΣB2, {@link io.proofline.snark.prover.ProofAssembly} with fresh r, s     → Proof
+ * </pre>
+ * {@link io.proofline.snark.prover.CpuProverBackend} is the pure-Java backend; the GPU backend implements the same
+ * interface and is found by name through {@link io.proofline.snark.prover.ProverBackends}.
+ * {@link io.proofline.snark.prover.Groth16Prover} is the one-call form used by the CLI.
+ */
+package io.proofline.snark.prover;
