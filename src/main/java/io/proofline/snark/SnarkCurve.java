@@ -5,7 +5,6 @@ import io.proofline.algebra.field.PrimeField;
 import io.proofline.algebra.pairing.Pairing;
 import io.proofline.algebra.pairing.PairingCurve;
 
-import java.math.BigInteger;
 import java.util.Objects;
 
 /**
@@ -22,14 +21,12 @@ public final class SnarkCurve {
     private final CurveGroup g1;
     private final CurveGroup g2;
     private final PairingCurve pairing;
-    private final BigInteger snarkjsGtExponent;
 
-    SnarkCurve(String name, CurveGroup g1, CurveGroup g2, PairingCurve pairing, BigInteger snarkjsGtExponent) {
+    SnarkCurve(String name, CurveGroup g1, CurveGroup g2, PairingCurve pairing) {
         this.name = Objects.requireNonNull(name);
         this.g1 = Objects.requireNonNull(g1);
         this.g2 = Objects.requireNonNull(g2);
         this.pairing = Objects.requireNonNull(pairing);
-        this.snarkjsGtExponent = Objects.requireNonNull(snarkjsGtExponent);
         this.fq = g1.baseField();
         this.fr = g1.scalarField();
         if (g2.baseField() != fq || g2.scalarField() != fr) {
@@ -70,16 +67,6 @@ public final class SnarkCurve {
     /** A new pairing engine: it has scratch, so one per thread. */
     public Pairing newPairing() {
         return new Pairing(pairing);
-    }
-
-    /**
-     * The power k such that snarkjs's pairing value is {@code e(P, Q)^k} of the reduced pairing {@code e} that
-     * {@link #newPairing()} computes. ffjavascript's final exponentiations use addition chains that raise to a fixed
-     * multiple of (q¹² − 1)/r (both are bilinear and non-degenerate, so proofs verify the same); the value only shows
-     * in {@code vk_alphabeta_12}, which must match snarkjs's to the digit.
-     */
-    public BigInteger snarkjsGtExponent() {
-        return snarkjsGtExponent;
     }
 
     /** Bytes of an affine G1 point in snarkjs's encoding: x‖y. */

@@ -16,31 +16,17 @@ import java.util.Optional;
  */
 public final class SnarkCurves {
 
-    /**
-     * BN254, snarkjs's {@code bn128}. snarkjs's target-group values are the reduced pairing to the power
-     * 2x(6x² + 3x + 1) (the hard part of the final exponentiation of Fuentes-Castañeda, Knapp and
-     * Rodríguez-Henríquez, "Faster hashing to G2", 2011), found by comparing with snarkjs's {@code vk_alphabeta_12}.
-     */
+    /** BN254, snarkjs's {@code bn128}. */
     public static final SnarkCurve BN128 = new SnarkCurve("bn128", Bn254Curves.G1, Bn254Curves.G2,
-            Bn254Pairing.CURVE, bnGtExponent(Bn254Curves.X));
+            Bn254Pairing.CURVE);
 
-    /**
-     * BLS12-381, snarkjs's {@code bls12381}. snarkjs's target-group values are the reduced pairing cubed (the hard
-     * part of Hayashida, Hayasaka and Teruya, ePrint 2020/875, computes the 3rd power), found by comparing with
-     * snarkjs's {@code vk_alphabeta_12}.
-     */
+    /** BLS12-381, snarkjs's {@code bls12381}. */
     public static final SnarkCurve BLS12381 = new SnarkCurve("bls12381", Bls12381Curves.G1,
-            Bls12381Curves.G2, Bls12381Pairing.CURVE, BigInteger.valueOf(3));
+            Bls12381Curves.G2, Bls12381Pairing.CURVE);
 
     private static final List<SnarkCurve> ALL = List.of(BN128, BLS12381);
 
     private SnarkCurves() {
-    }
-
-    /** 2x(6x² + 3x + 1). */
-    private static BigInteger bnGtExponent(BigInteger x) {
-        BigInteger inner = x.pow(2).multiply(BigInteger.valueOf(6)).add(x.multiply(BigInteger.valueOf(3))).add(BigInteger.ONE);
-        return x.shiftLeft(1).multiply(inner);
     }
 
     public static List<SnarkCurve> all() {

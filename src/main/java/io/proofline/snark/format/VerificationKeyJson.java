@@ -1,7 +1,6 @@
 package io.proofline.snark.format;
 
 import io.proofline.algebra.field.PrimeField;
-import io.proofline.algebra.tower.Fq12;
 import io.proofline.snark.SnarkCurve;
 import io.proofline.snark.VerifyingKey;
 import tools.jackson.databind.JsonNode;
@@ -15,7 +14,7 @@ import java.nio.file.Path;
  * snarkjs's Groth16 {@code verification_key.json}: {@code protocol, curve, nPublic, vk_alpha_1, vk_beta_2,
  * vk_gamma_2, vk_delta_2, vk_alphabeta_12, IC}. {@code vk_alphabeta_12} is the pairing e([α]₁, [β]₂) ∈ 𝔽q¹²,
  * printed as {@code [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]]} of 𝔽q² pairs (𝔽q¹² = 𝔽q⁶[w]/(w² − v),
- * 𝔽q⁶ = 𝔽q²[v]/(v³ − ξ)) in snarkjs's normalisation of the pairing (see {@link SnarkCurve#snarkjsGtExponent()});
+ * 𝔽q⁶ = 𝔽q²[v]/(v³ − ξ)) in the normalisation of {@code Pairing} (which equals snarkjs's);
  * it is only written (the verifier recomputes what it needs from α and β).
  */
 public final class VerificationKeyJson {
@@ -67,8 +66,7 @@ public final class VerificationKeyJson {
      * The JSON tree snarkjs writes for {@code vk}.
      *
      * @param alphaBeta the reduced pairing e([α]₁, [β]₂) (as {@code Pairing} and {@code PreparedVerifyingKey}
-     *                  compute it), 12 𝔽q elements in Montgomery limbs in tower order; it is raised to
-     *                  {@link SnarkCurve#snarkjsGtExponent()} here, to print the value snarkjs prints
+     *                  compute it, in snarkjs's normalisation), 12 𝔽q elements in Montgomery limbs in tower order
      */
     public static ObjectNode toJson(VerifyingKey vk, long[] alphaBeta) {
         SnarkCurve curve = vk.curve();
@@ -80,7 +78,7 @@ public final class VerificationKeyJson {
         o.set("vk_beta_2", SnarkjsJson.g2Node(curve, vk.beta2(), 0));
         o.set("vk_gamma_2", SnarkjsJson.g2Node(curve, vk.gamma2(), 0));
         o.set("vk_delta_2", SnarkjsJson.g2Node(curve, vk.delta2(), 0));
-        o.set("vk_alphabeta_12", fq12Node(curve.fq(), snarkjsGt(curve, alphaBeta)));
+        o.set("vk_alphabeta_12", fq12Node(curve.fq(), alphaBeta));
         ArrayNode ic = SnarkjsJson.NODES.arrayNode();
         long[] points = vk.ic();
         for (int i = 0; i <= vk.nPublic(); i++) {
@@ -93,14 +91,6 @@ public final class VerificationKeyJson {
     /** {@link #toJson(VerifyingKey, long[])} with e([α]₁, [β]₂) computed here (one pairing). */
     public static ObjectNode toJson(VerifyingKey vk) {
         return toJson(vk, vk.curve().newPairing().pair(vk.alpha1(), 0, vk.beta2(), 0));
-    }
-
-    /** snarkjs's value of e: ours to the curve's {@link SnarkCurve#snarkjsGtExponent()}. */
-    private static long[] snarkjsGt(SnarkCurve curve, long[] reduced) {
-        Fq12 f12 = new Fq12(curve.pairingCurve().tower());
-        long[] r = new long[reduced.length];
-        f12.pow(reduced, 0, curve.snarkjsGtExponent(), r, 0);
-        return r;
     }
 
     /** The file's text exactly as {@code snarkjs zkey export verificationkey} writes it. */
