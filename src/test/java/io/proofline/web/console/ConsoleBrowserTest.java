@@ -139,9 +139,17 @@ class ConsoleBrowserTest {
         // Cancel the low-priority job from its page (it waits behind the others).
         browser.get(url("/console/jobs/" + toCancel));
         browser.findElement(By.id("cancel-job")).click();
-        waitFor(Duration.ofSeconds(20), "the job page after cancelling",
-                () -> browser.findElement(By.id("job-state")).getText().equals("cancelled"));
-        assertThat(browser.findElement(By.cssSelector(".notice")).getText()).contains("cancelled");
+        // The notice comes with the redirect; the state may still read "running" until the engine has
+        // stopped the job's partitions, so the page is reloaded until it shows the final state.
+        waitFor(Duration.ofSeconds(20), "the notice after cancelling",
+                () -> browser.findElement(By.cssSelector(".notice")).getText().contains("cancelled"));
+        waitFor(Duration.ofSeconds(30), "the job page to show the job cancelled", () -> {
+            if (browser.findElement(By.id("job-state")).getText().equals("cancelled")) {
+                return true;
+            }
+            browser.navigate().refresh();
+            return false;
+        });
         assertThat(apiGet("/api/v1/jobs/" + toCancel).get("status").asString()).isEqualTo("CANCELLED");
 
         // Back on the dashboard while the rest runs: let the chart gather a little history, then take the picture.
