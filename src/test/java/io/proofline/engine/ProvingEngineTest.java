@@ -71,9 +71,11 @@ class ProvingEngineTest {
         f.prover.onProveStart = (work, device) -> proving.pass();
         JobId id = f.engine.submit(job(10));
         proving.awaitArrivals(1);
-        eventually("budget full and the rest queued", () -> {
+        // Reserved is taken before synthesis starts, so also wait until the admitted partitions are synthesized.
+        eventually("budget full, the admitted partitions synthesized and the rest queued", () -> {
             PipelineSnapshot s = f.engine.snapshot();
-            return s.budget().reservedBytes() == fit * PARTITION_BYTES && s.queues().queued() == 10 - fit;
+            return s.budget().reservedBytes() == fit * PARTITION_BYTES && s.queues().queued() == 10 - fit
+                    && s.queues().synthesizing() == 0;
         });
         PipelineSnapshot stalled = f.engine.snapshot();
         assertEquals(fit, stalled.count(BufferClass.WITNESS), stalled::toLogLine);
