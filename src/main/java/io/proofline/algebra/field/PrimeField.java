@@ -138,9 +138,10 @@ public final class PrimeField implements FieldOps {
         for (int i = 0; i < limbs; i++) {
             long x = p[i];
             long y = a[ao + i];
-            long d = x - y - br;
-            br = Montgomery.borrow(x, y, d);
-            r[ro + i] = d;
+            long d = x - y;
+            long b1 = Montgomery.borrow(x, y);
+            r[ro + i] = d - br;
+            br = b1 | Montgomery.borrow(d, br);
         }
     }
 
