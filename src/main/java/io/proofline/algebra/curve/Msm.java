@@ -41,6 +41,11 @@ public final class Msm {
     public static final int SCALAR_BYTES = 32;
     /** Upper bound on one task's bucket array, which bounds the window size c. */
     private static final long MAX_BUCKET_BYTES = 16L << 20;
+    /**
+     * Below this many buckets per window the XYZZ buckets are used: a batch must be small against the bucket count
+     * (collisions) yet hold hundreds of additions to amortise its inversion, which needs about this many buckets.
+     */
+    static final int BATCH_AFFINE_MIN_BUCKETS = 1 << 10;
     /** Points per first-pass (ones and bit-length) task. */
     private static final int SCAN_CHUNK = 1 << 15;
 
@@ -148,7 +153,8 @@ public final class Msm {
         int best = 1;
         double bestCost = Double.MAX_VALUE;
         for (int c = 1; c <= 24; c++) {
-            if ((1L << (c - 1)) * 4L * fieldWidth * 8 > MAX_BUCKET_BYTES) {
+            // affine buckets (2w) plus their XYZZ overflow accumulators (4w), as BatchAffineBuckets holds them
+            if ((1L << (c - 1)) * 6L * fieldWidth * 8 > MAX_BUCKET_BYTES) {
                 break;
             }
             double cost = (double) ((maxBits + c) / c) * (n + (1L << c));
@@ -158,6 +164,15 @@ public final class Msm {
             }
         }
         return best;
+    }
+
+    /**
+     * Additions per batch-affine batch: buckets/8 (about 6 % of the additions then collide and take the XYZZ
+     * overflow path), at least 256 (one inversion ≈ 1.5·bits multiplications, so ≲ 1.5M per addition) and at most
+     * 2048 (the batch's arrays stay in L1/L2).
+     */
+    static int batchCapacity(int buckets) {
+        return Math.min(2048, Math.max(256, buckets / 8));
     }
 
     private static <T> List<T> runAll(ExecutorService executor, List<Callable<T>> tasks) {
@@ -220,7 +235,9 @@ public final class Msm {
             int w = g.fieldWidth();
             int xyzz = 4 * w;
             int buckets = 1 << (c - 1);
-            long[] bucket = new long[buckets * xyzz];
+            BatchAffineBuckets batch = buckets >= BATCH_AFFINE_MIN_BUCKETS
+                    ? new BatchAffineBuckets(ops, buckets, batchCapacity(buckets)) : null;
+            long[] bucket = batch == null ? new long[buckets * xyzz] : null;
             long[] point = new long[2 * w];
             int start = j * c - 1;             // the bit below the window carries the Booth borrow
             long halfMask = (1L << (c - 1)) - 1;
@@ -236,12 +253,19 @@ public final class Msm {
                 if (digit == 0 || !loadPoint(i, point, w)) {
                     continue;
                 }
+                if (batch != null) {
+                    batch.add(Math.abs(digit) - 1, point, 0, digit < 0);
+                    continue;
+                }
                 if (digit < 0) {
                     f.neg(point, w, point, w);
                     digit = -digit;
                 }
                 int b = (digit - 1) * xyzz;
                 ops.addAffineToXyzz(bucket, b, point, 0, bucket, b);
+            }
+            if (batch != null) {
+                return batch.weightedSum();
             }
             long[] running = new long[xyzz];
             long[] sum = new long[xyzz];
