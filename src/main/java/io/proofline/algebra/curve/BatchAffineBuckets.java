@@ -15,9 +15,10 @@ import java.util.Arrays;
  * <ul>
  *   <li>empty bucket: the point is copied in, no arithmetic;
  *   <li>a bucket already holding a pending addition of the current batch (a "collision": two additions to one
- *       bucket cannot share a batch, the second needs the first's result) goes to a per-bucket XYZZ
- *       <i>overflow</i> accumulator by a mixed addition — so adversarial inputs (every scalar equal) degrade to
- *       the XYZZ cost, never to one inversion per addition;
+ *       bucket cannot share a batch, the second needs the first's result) is <i>deferred</i> to the next batch,
+ *       up to one batch's worth of deferred points; beyond that it goes to a per-bucket XYZZ <i>overflow</i>
+ *       accumulator by a mixed addition — so adversarial inputs (every scalar equal) degrade to the XYZZ cost,
+ *       never to one inversion per addition;
  *   <li>P = B (same x, same y): tangent slope λ = 3x²/(2y) (a = 0), or infinity where y = 0;
  *   <li>P = −B (same x, other y): the bucket becomes empty (its denominator is replaced by 1 in the batch).
  * </ul>
@@ -47,6 +48,12 @@ final class BatchAffineBuckets {
     private final long[] den;
     private final long[] prefix;
     private int count;
+    /** Points deferred by a collision (2w each) and their buckets; {@code retry*} is the list being re-added. */
+    private long[] deferred;
+    private int[] deferredBucket;
+    private int deferredCount;
+    private long[] retry;
+    private int[] retryBucket;
     /** Scratch: running product / inverse, λ, and an element or two. */
     private final long[] s;
     private final long[] negated;
@@ -70,18 +77,35 @@ final class BatchAffineBuckets {
         this.kind = new byte[capacity];
         this.den = new long[capacity * w];
         this.prefix = new long[capacity * w];
+        this.deferred = new long[capacity * 2 * w];
+        this.deferredBucket = new int[capacity];
+        this.retry = new long[capacity * 2 * w];
+        this.retryBucket = new int[capacity];
         this.s = new long[4 * w];
         this.negated = new long[2 * w];
     }
 
     /** Schedules bucket[b] += (negate ? −P : P) for the affine, non-infinity point at {@code p[po]}. */
     void add(int b, long[] p, int po, boolean negate) {
+        schedule(b, p, po, negate);
+        while (count == capacity) {
+            addBatch();
+            retryDeferred();
+        }
+    }
+
+    private void schedule(int b, long[] p, int po, boolean negate) {
         if (!filled[b]) {
             copyPoint(p, po, negate, bucket, b * 2 * w);
             filled[b] = true;
             return;
         }
         if (busy[b] == generation) {
+            if (deferredCount < capacity) {
+                deferredBucket[deferredCount] = b;
+                copyPoint(p, po, negate, deferred, deferredCount++ * 2 * w);
+                return;
+            }
             if (overflow == null) {
                 overflow = new long[buckets * 4 * w];
             }
@@ -91,9 +115,32 @@ final class BatchAffineBuckets {
         }
         busy[b] = generation;
         target[count] = b;
-        copyPoint(p, po, negate, pending, count * 2 * w);
-        if (++count == capacity) {
-            flush();
+        copyPoint(p, po, negate, pending, count++ * 2 * w);
+    }
+
+    /**
+     * Schedules the deferred points again, into the (empty) next batch. At most {@code capacity} of them, so the
+     * batch cannot overflow; those that collide again are deferred again.
+     */
+    private void retryDeferred() {
+        long[] points = deferred;
+        int[] targets = deferredBucket;
+        int n = deferredCount;
+        deferred = retry;
+        deferredBucket = retryBucket;
+        deferredCount = 0;
+        retry = points;
+        retryBucket = targets;
+        for (int k = 0; k < n; k++) {
+            schedule(targets[k], points, k * 2 * w, false);
+        }
+    }
+
+    /** Performs every pending and deferred addition. */
+    void flush() {
+        while (count > 0 || deferredCount > 0) {
+            addBatch();
+            retryDeferred();
         }
     }
 
@@ -107,8 +154,9 @@ final class BatchAffineBuckets {
     }
 
     /** Performs the pending additions with one inversion. */
-    void flush() {
+    private void addBatch() {
         if (count == 0) {
+            generation++;
             return;
         }
         int acc = 0, lambda = w, t = 2 * w, u = 3 * w;

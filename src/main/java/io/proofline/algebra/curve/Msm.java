@@ -167,12 +167,12 @@ public final class Msm {
     }
 
     /**
-     * Additions per batch-affine batch: buckets/8 (about 6 % of the additions then collide and take the XYZZ
-     * overflow path), at least 256 (one inversion ≈ 1.5·bits multiplications, so ≲ 1.5M per addition) and at most
-     * 2048 (the batch's arrays stay in L1/L2).
+     * Additions per batch-affine batch: buckets/4, at least 256 (one inversion ≈ 1.5·bits multiplications, so
+     * ≲ 1.5M per addition) and at most 4096. Collisions are deferred to the next batch, so a larger batch costs
+     * little; measured on 2^16 bn254 G1 (process CPU time): buckets/8 → buckets/4 ~7 % faster, buckets/2 no better.
      */
     static int batchCapacity(int buckets) {
-        return Math.min(2048, Math.max(256, buckets / 8));
+        return Math.min(4096, Math.max(256, buckets / 4));
     }
 
     private static <T> List<T> runAll(ExecutorService executor, List<Callable<T>> tasks) {

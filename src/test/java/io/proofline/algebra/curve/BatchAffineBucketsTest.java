@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 /**
  * Batch-affine buckets against discrete logs: every point added is [a]G with a known a, so the expected weighted
  * bucket sum is [Σ (b+1)·Σ aᵢ]G. Few buckets, tiny batches and a small pool of points force every special case
- * many times: collisions (XYZZ overflow), P = B (doubling), P = −B (the bucket empties), re-filling an emptied
+ * many times: collisions (deferred to the next batch, and XYZZ overflow once a batch's worth is deferred), P = B (doubling), P = −B (the bucket empties), re-filling an emptied
  * bucket, and batches flushed part-full.
  */
 class BatchAffineBucketsTest {
@@ -72,20 +72,40 @@ class BatchAffineBucketsTest {
         CurveOps ops = g.newOps();
         long[] p = ops.mulAffine(g.generator(), BigInteger.valueOf(7));
         long[] q = ops.mulAffine(g.generator(), BigInteger.valueOf(11));
-        BatchAffineBuckets batch = new BatchAffineBuckets(ops, 3, 8);
+        BatchAffineBuckets batch = new BatchAffineBuckets(ops, 3, 4);
         batch.add(0, p, 0, false);       // bucket 0 = P
         batch.add(1, q, 0, false);       // bucket 1 = Q
         batch.add(2, q, 0, false);       // bucket 2 = Q
         batch.add(0, p, 0, false);       // P + P: doubling
         batch.add(1, q, 0, true);        // Q − Q: infinity
         batch.add(2, p, 0, true);        // Q − P: plain addition
-        batch.add(2, p, 0, false);       // collision: overflow, so bucket 2 = Q
+        batch.add(2, p, 0, false);       // collision: deferred to the next batch, so bucket 2 = Q
         batch.flush();
         batch.add(1, p, 0, false);       // the emptied bucket is filled again: bucket 1 = P
         long[] got = new long[g.affineWidth()];
         ops.xyzzToAffine(batch.weightedSum(), 0, got, 0);
         // 1·14 + 2·7 + 3·11 = 61
         assertArrayEquals(ops.mulAffine(g.generator(), BigInteger.valueOf(61)), got, g.name());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("groups")
+    void collisionsBeyondOneBatchOverflowToXyzz(CurveGroup g) {
+        CurveOps ops = g.newOps();
+        long[] p = ops.mulAffine(g.generator(), BigInteger.valueOf(7));
+        long[] q = ops.mulAffine(g.generator(), BigInteger.valueOf(11));
+        BatchAffineBuckets batch = new BatchAffineBuckets(ops, 2, 2);
+        batch.add(0, p, 0, false);       // bucket 0 = P
+        batch.add(1, q, 0, false);       // bucket 1 = Q
+        batch.add(0, q, 0, false);       // pending
+        batch.add(0, p, 0, false);       // deferred
+        batch.add(0, q, 0, false);       // deferred (the deferred list is now full)
+        batch.add(0, p, 0, false);       // overflow (XYZZ)
+        batch.add(1, p, 0, false);       // pending: the batch is full, runs, and the deferred points are re-added
+        long[] got = new long[g.affineWidth()];
+        ops.xyzzToAffine(batch.weightedSum(), 0, got, 0);
+        // bucket 0 = 3·7 + 2·11 = 43, bucket 1 = 11 + 7 = 18: 1·43 + 2·18 = 79
+        assertArrayEquals(ops.mulAffine(g.generator(), BigInteger.valueOf(79)), got, g.name());
     }
 
     /** A large enough MSM that {@link Msm} takes the batch-affine path, checked by discrete logs. */
