@@ -176,6 +176,16 @@ public final class PrimeField implements FieldOps {
         return acc == 0;
     }
 
+    /** Limb-wise equality (elements are reduced, so equal values have equal limbs); no calls, no early exit. */
+    @Override
+    public boolean equal(long[] a, int ao, long[] b, int bo) {
+        long diff = 0;
+        for (int i = 0; i < limbs; i++) {
+            diff |= a[ao + i] ^ b[bo + i];
+        }
+        return diff == 0;
+    }
+
     @Override
     public boolean isOne(long[] a, int ao) {
         return Arrays.equals(a, ao, ao + limbs, one, 0, limbs);
