@@ -36,7 +36,7 @@ final class BatchAffineBuckets {
     /** Affine buckets, 2w longs each; meaningful only where {@link #filled}. */
     private final long[] bucket;
     private final boolean[] filled;
-    /** XYZZ overflow accumulators, 4w longs each, allocated at the first collision. */
+    /** XYZZ overflow accumulators, 4w longs each, allocated at the first collision that finds the deferred list full. */
     private long[] overflow;
     /** The batch number that last scheduled an addition to each bucket. */
     private final int[] busy;

@@ -31,7 +31,9 @@ import java.util.concurrent.Future;
  *       running-sum trick (2·2^(c−1) XYZZ additions), and the windows are combined by Horner's rule (c doublings
  *       each).
  * </ol>
- * About n·⌈(B+1)/c⌉ mixed additions (8M + 2S) plus the reductions; no allocation per point.
+ * About n·⌈(B+1)/c⌉ bucket additions plus the reductions; no allocation per point. With at least
+ * {@link #BATCH_AFFINE_MIN_BUCKETS} buckets a window's buckets are affine and filled by batched affine additions
+ * ({@link BatchAffineBuckets}, 5M + 1S each); below that, XYZZ buckets take mixed additions (8M + 2S).
  */
 public final class Msm {
 

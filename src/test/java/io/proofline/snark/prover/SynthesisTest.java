@@ -38,7 +38,7 @@ class SynthesisTest {
     void evaluatesTheRowsOfTheSnarkjsKey(SnarkCurve curve) throws Exception {
         try (ProvingKey key = ZkeyReader.read(MUL3.resolve(curve.name()).resolve("circuit.zkey"));
              Witness w = WtnsReader.read(MUL3.resolve(curve.name()).resolve("witness.wtns"), key);
-             Arena arena = Arena.ofConfined()) {
+             Arena arena = Arena.ofShared()) {
             Synthesized abc = Synthesis.evaluate(key, w, bytes -> arena.allocate(bytes, 8));
             PrimeField fr = curve.fr();
             BigInteger r = fr.modulus();
@@ -80,7 +80,7 @@ class SynthesisTest {
         SnarkCurve curve = SnarkCurves.BN128;
         try (ProvingKey key = ZkeyReader.read(MUL3.resolve(curve.name()).resolve("circuit.zkey"));
              Witness w = Witness.of(curve, BigInteger.ONE, BigInteger.TWO);
-             Arena arena = Arena.ofConfined()) {
+             Arena arena = Arena.ofShared()) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> Synthesis.evaluate(key, w, bytes -> arena.allocate(bytes, 8)));
             assertTrue(e.getMessage().contains("witness has 2 values but the key expects " + key.nVars()),
