@@ -18,15 +18,15 @@ def mul(n):
     for i in range(n):
         o.append(f"        bi = b[bo + {i}];")
         # (A, t0) = t0 + a0*bi
-        o.append(f"        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(lo, t0, s); t0 = s; A = hi;")
+        o.append(f"        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;")
         o.append(f"        m = t0 * inv;")
         # C, _ = t0 + m*p0
-        o.append(f"        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(lo, t0, s); C = hi;")
+        o.append(f"        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;")
         for j in range(1, n):
             # (A, tj) = tj + aj*bi + A
-            o.append(f"        lo = a{j} * bi; hi = Math.unsignedMultiplyHigh(a{j}, bi); s = lo + t{j}; hi += carry(lo, t{j}, s); lo = s; s = lo + A; hi += carry(lo, A, s); t{j} = s; A = hi;")
+            o.append(f"        lo = a{j} * bi; hi = Math.unsignedMultiplyHigh(a{j}, bi); s = lo + t{j}; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t{j} = s; A = hi;")
             # (C, t{j-1}) = tj + m*pj + C
-            o.append(f"        lo = m * p{j}; hi = Math.unsignedMultiplyHigh(m, p{j}); s = lo + t{j}; hi += carry(lo, t{j}, s); lo = s; s = lo + C; hi += carry(lo, C, s); t{j-1} = s; C = hi;")
+            o.append(f"        lo = m * p{j}; hi = Math.unsignedMultiplyHigh(m, p{j}); s = lo + t{j}; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t{j-1} = s; C = hi;")
         o.append(f"        t{n-1} = C + A;")
     o.append(f"        reduceOnce{n}(t0, " + ", ".join(f"t{j}" for j in range(1, n)) + ", p, r, ro);")
     o.append("    }")
@@ -36,9 +36,9 @@ def reduce_once(n):
     args = ", ".join(f"long t{j}" for j in range(n))
     o = [f"    /** r = t - p if t ≥ p else t (t < 2p). */",
          f"    private static void reduceOnce{n}({args}, long[] p, long[] r, int ro) {{",
-         "        long br = 0, d, x, y;"]
+         "        long br = 0, b1, d, x, y;"]
     for j in range(n):
-        o.append(f"        x = t{j}; y = p[{j}]; d = x - y - br; br = borrow(x, y, d); long d{j} = d;")
+        o.append(f"        x = t{j}; y = p[{j}]; d = x - y; b1 = borrow(x, y); long d{j} = d - br; br = b1 | borrow(d, br);")
     o.append("        long keep = -br; // all ones when t < p")
     for j in range(n):
         o.append(f"        r[ro + {j}] = (t{j} & keep) | (d{j} & ~keep);")
@@ -48,9 +48,9 @@ def reduce_once(n):
 def add(n):
     o = [f"    /** r = a + b mod p on {n} limbs (p < 2^{64*n-1}, so a + b does not overflow). */",
          f"    static void add{n}(long[] a, int ao, long[] b, int bo, long[] r, int ro, long[] p) {{",
-         "        long c = 0, x, y, s;"]
+         "        long c = 0, c1, x, s;"]
     for j in range(n):
-        o.append(f"        x = a[ao + {j}]; y = b[bo + {j}]; s = x + y + c; c = carry(x, y, s); long s{j} = s;")
+        o.append(f"        x = a[ao + {j}]; s = x + b[bo + {j}]; c1 = carry(s, x); long s{j} = s + c; c = c1 | carry(s{j}, s);")
     o.append(f"        reduceOnce{n}(" + ", ".join(f"s{j}" for j in range(n)) + ", p, r, ro);")
     o.append("    }")
     return "\n".join(o)
@@ -58,13 +58,13 @@ def add(n):
 def sub(n):
     o = [f"    /** r = a - b mod p on {n} limbs. */",
          f"    static void sub{n}(long[] a, int ao, long[] b, int bo, long[] r, int ro, long[] p) {{",
-         "        long br = 0, x, y, d;"]
+         "        long br = 0, b1, x, y, d;"]
     for j in range(n):
-        o.append(f"        x = a[ao + {j}]; y = b[bo + {j}]; d = x - y - br; br = borrow(x, y, d); long d{j} = d;")
+        o.append(f"        x = a[ao + {j}]; y = b[bo + {j}]; d = x - y; b1 = borrow(x, y); long d{j} = d - br; br = b1 | borrow(d, br);")
     o.append("        long mask = -br; // add p back when a < b")
-    o.append("        long c = 0, s;")
+    o.append("        long c = 0, c1, s;")
     for j in range(n):
-        o.append(f"        x = d{j}; y = p[{j}] & mask; s = x + y + c; c = carry(x, y, s); r[ro + {j}] = s;")
+        o.append(f"        x = d{j}; s = x + (p[{j}] & mask); c1 = carry(s, x); r[ro + {j}] = s + c; c = c1 | carry(s + c, s);")
     o.append("    }")
     return "\n".join(o)
 
@@ -80,14 +80,20 @@ final class Montgomery {
     private Montgomery() {
     }
 
-    /** Carry out of s = x + y (+ carry in): Hacker's Delight 2-13, branch-free. */
-    static long carry(long x, long y, long s) {
-        return ((x & y) | ((x | y) & ~s)) >>> 63;
+    /**
+     * Carry out of the two-operand sum s = x + y, given s and x: 1 when s &lt; x unsigned. Written with
+     * {@link Long#compareUnsigned}, which C2 compiles to one unsigned compare whose flag result feeds setb/adc-like
+     * code; the Hacker's Delight bit formula ((x &amp; y) | ((x | y) &amp; ~s)) &gt;&gt;&gt; 63 it replaces took
+     * five logic operations per carry and made the 4-limb multiplication ~1.45× slower (docs/BENCHMARKS.md).
+     * A carry-in is handled by a second two-operand step ({@code c = c1 | carry(s + cin, s)}).
+     */
+    static long carry(long s, long x) {
+        return Long.compareUnsigned(s, x) < 0 ? 1 : 0;
     }
 
-    /** Borrow out of d = x - y (- borrow in): Hacker's Delight 2-13, branch-free. */
-    static long borrow(long x, long y, long d) {
-        return ((~x & y) | (~(x ^ y) & d)) >>> 63;
+    /** Borrow out of the two-operand difference x − y: 1 when x &lt; y unsigned. */
+    static long borrow(long x, long y) {
+        return Long.compareUnsigned(x, y) < 0 ? 1 : 0;
     }
 """)
 for n in (4, 6):

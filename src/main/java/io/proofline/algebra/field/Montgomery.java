@@ -10,14 +10,20 @@ final class Montgomery {
     private Montgomery() {
     }
 
-    /** Carry out of s = x + y (+ carry in): Hacker's Delight 2-13, branch-free. */
-    static long carry(long x, long y, long s) {
-        return ((x & y) | ((x | y) & ~s)) >>> 63;
+    /**
+     * Carry out of the two-operand sum s = x + y, given s and x: 1 when s &lt; x unsigned. Written with
+     * {@link Long#compareUnsigned}, which C2 compiles to one unsigned compare whose flag result feeds setb/adc-like
+     * code; the Hacker's Delight bit formula ((x &amp; y) | ((x | y) &amp; ~s)) &gt;&gt;&gt; 63 it replaces took
+     * five logic operations per carry and made the 4-limb multiplication ~1.45× slower (docs/BENCHMARKS.md).
+     * A carry-in is handled by a second two-operand step ({@code c = c1 | carry(s + cin, s)}).
+     */
+    static long carry(long s, long x) {
+        return Long.compareUnsigned(s, x) < 0 ? 1 : 0;
     }
 
-    /** Borrow out of d = x - y (- borrow in): Hacker's Delight 2-13, branch-free. */
-    static long borrow(long x, long y, long d) {
-        return ((~x & y) | (~(x ^ y) & d)) >>> 63;
+    /** Borrow out of the two-operand difference x − y: 1 when x &lt; y unsigned. */
+    static long borrow(long x, long y) {
+        return Long.compareUnsigned(x, y) < 0 ? 1 : 0;
     }
 
     /** r = a·b·R⁻¹ mod p on 4 limbs (CIOS, no-carry variant). r may alias a or b. */
@@ -27,84 +33,84 @@ final class Montgomery {
         long t0 = 0; long t1 = 0; long t2 = 0; long t3 = 0;
         long A, C, m, lo, hi, s, bi;
         bi = b[bo + 0];
-        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(lo, t0, s); t0 = s; A = hi;
+        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(lo, t0, s); C = hi;
-        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + A; hi += carry(lo, A, s); t1 = s; A = hi;
-        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + C; hi += carry(lo, C, s); t0 = s; C = hi;
-        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + A; hi += carry(lo, A, s); t2 = s; A = hi;
-        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + C; hi += carry(lo, C, s); t1 = s; C = hi;
-        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + A; hi += carry(lo, A, s); t3 = s; A = hi;
-        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + C; hi += carry(lo, C, s); t2 = s; C = hi;
+        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t1 = s; C = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t3 = s; A = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t2 = s; C = hi;
         t3 = C + A;
         bi = b[bo + 1];
-        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(lo, t0, s); t0 = s; A = hi;
+        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(lo, t0, s); C = hi;
-        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + A; hi += carry(lo, A, s); t1 = s; A = hi;
-        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + C; hi += carry(lo, C, s); t0 = s; C = hi;
-        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + A; hi += carry(lo, A, s); t2 = s; A = hi;
-        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + C; hi += carry(lo, C, s); t1 = s; C = hi;
-        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + A; hi += carry(lo, A, s); t3 = s; A = hi;
-        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + C; hi += carry(lo, C, s); t2 = s; C = hi;
+        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t1 = s; C = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t3 = s; A = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t2 = s; C = hi;
         t3 = C + A;
         bi = b[bo + 2];
-        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(lo, t0, s); t0 = s; A = hi;
+        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(lo, t0, s); C = hi;
-        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + A; hi += carry(lo, A, s); t1 = s; A = hi;
-        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + C; hi += carry(lo, C, s); t0 = s; C = hi;
-        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + A; hi += carry(lo, A, s); t2 = s; A = hi;
-        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + C; hi += carry(lo, C, s); t1 = s; C = hi;
-        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + A; hi += carry(lo, A, s); t3 = s; A = hi;
-        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + C; hi += carry(lo, C, s); t2 = s; C = hi;
+        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t1 = s; C = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t3 = s; A = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t2 = s; C = hi;
         t3 = C + A;
         bi = b[bo + 3];
-        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(lo, t0, s); t0 = s; A = hi;
+        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(lo, t0, s); C = hi;
-        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + A; hi += carry(lo, A, s); t1 = s; A = hi;
-        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + C; hi += carry(lo, C, s); t0 = s; C = hi;
-        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + A; hi += carry(lo, A, s); t2 = s; A = hi;
-        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + C; hi += carry(lo, C, s); t1 = s; C = hi;
-        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + A; hi += carry(lo, A, s); t3 = s; A = hi;
-        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + C; hi += carry(lo, C, s); t2 = s; C = hi;
+        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t1 = s; C = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t3 = s; A = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t2 = s; C = hi;
         t3 = C + A;
         reduceOnce4(t0, t1, t2, t3, p, r, ro);
     }
 
     /** r = a + b mod p on 4 limbs (p < 2^255, so a + b does not overflow). */
     static void add4(long[] a, int ao, long[] b, int bo, long[] r, int ro, long[] p) {
-        long c = 0, x, y, s;
-        x = a[ao + 0]; y = b[bo + 0]; s = x + y + c; c = carry(x, y, s); long s0 = s;
-        x = a[ao + 1]; y = b[bo + 1]; s = x + y + c; c = carry(x, y, s); long s1 = s;
-        x = a[ao + 2]; y = b[bo + 2]; s = x + y + c; c = carry(x, y, s); long s2 = s;
-        x = a[ao + 3]; y = b[bo + 3]; s = x + y + c; c = carry(x, y, s); long s3 = s;
+        long c = 0, c1, x, s;
+        x = a[ao + 0]; s = x + b[bo + 0]; c1 = carry(s, x); long s0 = s + c; c = c1 | carry(s0, s);
+        x = a[ao + 1]; s = x + b[bo + 1]; c1 = carry(s, x); long s1 = s + c; c = c1 | carry(s1, s);
+        x = a[ao + 2]; s = x + b[bo + 2]; c1 = carry(s, x); long s2 = s + c; c = c1 | carry(s2, s);
+        x = a[ao + 3]; s = x + b[bo + 3]; c1 = carry(s, x); long s3 = s + c; c = c1 | carry(s3, s);
         reduceOnce4(s0, s1, s2, s3, p, r, ro);
     }
 
     /** r = a - b mod p on 4 limbs. */
     static void sub4(long[] a, int ao, long[] b, int bo, long[] r, int ro, long[] p) {
-        long br = 0, x, y, d;
-        x = a[ao + 0]; y = b[bo + 0]; d = x - y - br; br = borrow(x, y, d); long d0 = d;
-        x = a[ao + 1]; y = b[bo + 1]; d = x - y - br; br = borrow(x, y, d); long d1 = d;
-        x = a[ao + 2]; y = b[bo + 2]; d = x - y - br; br = borrow(x, y, d); long d2 = d;
-        x = a[ao + 3]; y = b[bo + 3]; d = x - y - br; br = borrow(x, y, d); long d3 = d;
+        long br = 0, b1, x, y, d;
+        x = a[ao + 0]; y = b[bo + 0]; d = x - y; b1 = borrow(x, y); long d0 = d - br; br = b1 | borrow(d, br);
+        x = a[ao + 1]; y = b[bo + 1]; d = x - y; b1 = borrow(x, y); long d1 = d - br; br = b1 | borrow(d, br);
+        x = a[ao + 2]; y = b[bo + 2]; d = x - y; b1 = borrow(x, y); long d2 = d - br; br = b1 | borrow(d, br);
+        x = a[ao + 3]; y = b[bo + 3]; d = x - y; b1 = borrow(x, y); long d3 = d - br; br = b1 | borrow(d, br);
         long mask = -br; // add p back when a < b
-        long c = 0, s;
-        x = d0; y = p[0] & mask; s = x + y + c; c = carry(x, y, s); r[ro + 0] = s;
-        x = d1; y = p[1] & mask; s = x + y + c; c = carry(x, y, s); r[ro + 1] = s;
-        x = d2; y = p[2] & mask; s = x + y + c; c = carry(x, y, s); r[ro + 2] = s;
-        x = d3; y = p[3] & mask; s = x + y + c; c = carry(x, y, s); r[ro + 3] = s;
+        long c = 0, c1, s;
+        x = d0; s = x + (p[0] & mask); c1 = carry(s, x); r[ro + 0] = s + c; c = c1 | carry(s + c, s);
+        x = d1; s = x + (p[1] & mask); c1 = carry(s, x); r[ro + 1] = s + c; c = c1 | carry(s + c, s);
+        x = d2; s = x + (p[2] & mask); c1 = carry(s, x); r[ro + 2] = s + c; c = c1 | carry(s + c, s);
+        x = d3; s = x + (p[3] & mask); c1 = carry(s, x); r[ro + 3] = s + c; c = c1 | carry(s + c, s);
     }
 
     /** r = t - p if t ≥ p else t (t < 2p). */
     private static void reduceOnce4(long t0, long t1, long t2, long t3, long[] p, long[] r, int ro) {
-        long br = 0, d, x, y;
-        x = t0; y = p[0]; d = x - y - br; br = borrow(x, y, d); long d0 = d;
-        x = t1; y = p[1]; d = x - y - br; br = borrow(x, y, d); long d1 = d;
-        x = t2; y = p[2]; d = x - y - br; br = borrow(x, y, d); long d2 = d;
-        x = t3; y = p[3]; d = x - y - br; br = borrow(x, y, d); long d3 = d;
+        long br = 0, b1, d, x, y;
+        x = t0; y = p[0]; d = x - y; b1 = borrow(x, y); long d0 = d - br; br = b1 | borrow(d, br);
+        x = t1; y = p[1]; d = x - y; b1 = borrow(x, y); long d1 = d - br; br = b1 | borrow(d, br);
+        x = t2; y = p[2]; d = x - y; b1 = borrow(x, y); long d2 = d - br; br = b1 | borrow(d, br);
+        x = t3; y = p[3]; d = x - y; b1 = borrow(x, y); long d3 = d - br; br = b1 | borrow(d, br);
         long keep = -br; // all ones when t < p
         r[ro + 0] = (t0 & keep) | (d0 & ~keep);
         r[ro + 1] = (t1 & keep) | (d1 & ~keep);
@@ -119,138 +125,138 @@ final class Montgomery {
         long t0 = 0; long t1 = 0; long t2 = 0; long t3 = 0; long t4 = 0; long t5 = 0;
         long A, C, m, lo, hi, s, bi;
         bi = b[bo + 0];
-        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(lo, t0, s); t0 = s; A = hi;
+        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(lo, t0, s); C = hi;
-        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + A; hi += carry(lo, A, s); t1 = s; A = hi;
-        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + C; hi += carry(lo, C, s); t0 = s; C = hi;
-        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + A; hi += carry(lo, A, s); t2 = s; A = hi;
-        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + C; hi += carry(lo, C, s); t1 = s; C = hi;
-        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + A; hi += carry(lo, A, s); t3 = s; A = hi;
-        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + C; hi += carry(lo, C, s); t2 = s; C = hi;
-        lo = a4 * bi; hi = Math.unsignedMultiplyHigh(a4, bi); s = lo + t4; hi += carry(lo, t4, s); lo = s; s = lo + A; hi += carry(lo, A, s); t4 = s; A = hi;
-        lo = m * p4; hi = Math.unsignedMultiplyHigh(m, p4); s = lo + t4; hi += carry(lo, t4, s); lo = s; s = lo + C; hi += carry(lo, C, s); t3 = s; C = hi;
-        lo = a5 * bi; hi = Math.unsignedMultiplyHigh(a5, bi); s = lo + t5; hi += carry(lo, t5, s); lo = s; s = lo + A; hi += carry(lo, A, s); t5 = s; A = hi;
-        lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t5; hi += carry(lo, t5, s); lo = s; s = lo + C; hi += carry(lo, C, s); t4 = s; C = hi;
+        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t1 = s; C = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t3 = s; A = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t2 = s; C = hi;
+        lo = a4 * bi; hi = Math.unsignedMultiplyHigh(a4, bi); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t4 = s; A = hi;
+        lo = m * p4; hi = Math.unsignedMultiplyHigh(m, p4); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t3 = s; C = hi;
+        lo = a5 * bi; hi = Math.unsignedMultiplyHigh(a5, bi); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t5 = s; A = hi;
+        lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t4 = s; C = hi;
         t5 = C + A;
         bi = b[bo + 1];
-        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(lo, t0, s); t0 = s; A = hi;
+        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(lo, t0, s); C = hi;
-        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + A; hi += carry(lo, A, s); t1 = s; A = hi;
-        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + C; hi += carry(lo, C, s); t0 = s; C = hi;
-        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + A; hi += carry(lo, A, s); t2 = s; A = hi;
-        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + C; hi += carry(lo, C, s); t1 = s; C = hi;
-        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + A; hi += carry(lo, A, s); t3 = s; A = hi;
-        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + C; hi += carry(lo, C, s); t2 = s; C = hi;
-        lo = a4 * bi; hi = Math.unsignedMultiplyHigh(a4, bi); s = lo + t4; hi += carry(lo, t4, s); lo = s; s = lo + A; hi += carry(lo, A, s); t4 = s; A = hi;
-        lo = m * p4; hi = Math.unsignedMultiplyHigh(m, p4); s = lo + t4; hi += carry(lo, t4, s); lo = s; s = lo + C; hi += carry(lo, C, s); t3 = s; C = hi;
-        lo = a5 * bi; hi = Math.unsignedMultiplyHigh(a5, bi); s = lo + t5; hi += carry(lo, t5, s); lo = s; s = lo + A; hi += carry(lo, A, s); t5 = s; A = hi;
-        lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t5; hi += carry(lo, t5, s); lo = s; s = lo + C; hi += carry(lo, C, s); t4 = s; C = hi;
+        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t1 = s; C = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t3 = s; A = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t2 = s; C = hi;
+        lo = a4 * bi; hi = Math.unsignedMultiplyHigh(a4, bi); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t4 = s; A = hi;
+        lo = m * p4; hi = Math.unsignedMultiplyHigh(m, p4); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t3 = s; C = hi;
+        lo = a5 * bi; hi = Math.unsignedMultiplyHigh(a5, bi); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t5 = s; A = hi;
+        lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t4 = s; C = hi;
         t5 = C + A;
         bi = b[bo + 2];
-        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(lo, t0, s); t0 = s; A = hi;
+        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(lo, t0, s); C = hi;
-        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + A; hi += carry(lo, A, s); t1 = s; A = hi;
-        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + C; hi += carry(lo, C, s); t0 = s; C = hi;
-        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + A; hi += carry(lo, A, s); t2 = s; A = hi;
-        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + C; hi += carry(lo, C, s); t1 = s; C = hi;
-        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + A; hi += carry(lo, A, s); t3 = s; A = hi;
-        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + C; hi += carry(lo, C, s); t2 = s; C = hi;
-        lo = a4 * bi; hi = Math.unsignedMultiplyHigh(a4, bi); s = lo + t4; hi += carry(lo, t4, s); lo = s; s = lo + A; hi += carry(lo, A, s); t4 = s; A = hi;
-        lo = m * p4; hi = Math.unsignedMultiplyHigh(m, p4); s = lo + t4; hi += carry(lo, t4, s); lo = s; s = lo + C; hi += carry(lo, C, s); t3 = s; C = hi;
-        lo = a5 * bi; hi = Math.unsignedMultiplyHigh(a5, bi); s = lo + t5; hi += carry(lo, t5, s); lo = s; s = lo + A; hi += carry(lo, A, s); t5 = s; A = hi;
-        lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t5; hi += carry(lo, t5, s); lo = s; s = lo + C; hi += carry(lo, C, s); t4 = s; C = hi;
+        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t1 = s; C = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t3 = s; A = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t2 = s; C = hi;
+        lo = a4 * bi; hi = Math.unsignedMultiplyHigh(a4, bi); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t4 = s; A = hi;
+        lo = m * p4; hi = Math.unsignedMultiplyHigh(m, p4); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t3 = s; C = hi;
+        lo = a5 * bi; hi = Math.unsignedMultiplyHigh(a5, bi); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t5 = s; A = hi;
+        lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t4 = s; C = hi;
         t5 = C + A;
         bi = b[bo + 3];
-        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(lo, t0, s); t0 = s; A = hi;
+        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(lo, t0, s); C = hi;
-        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + A; hi += carry(lo, A, s); t1 = s; A = hi;
-        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + C; hi += carry(lo, C, s); t0 = s; C = hi;
-        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + A; hi += carry(lo, A, s); t2 = s; A = hi;
-        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + C; hi += carry(lo, C, s); t1 = s; C = hi;
-        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + A; hi += carry(lo, A, s); t3 = s; A = hi;
-        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + C; hi += carry(lo, C, s); t2 = s; C = hi;
-        lo = a4 * bi; hi = Math.unsignedMultiplyHigh(a4, bi); s = lo + t4; hi += carry(lo, t4, s); lo = s; s = lo + A; hi += carry(lo, A, s); t4 = s; A = hi;
-        lo = m * p4; hi = Math.unsignedMultiplyHigh(m, p4); s = lo + t4; hi += carry(lo, t4, s); lo = s; s = lo + C; hi += carry(lo, C, s); t3 = s; C = hi;
-        lo = a5 * bi; hi = Math.unsignedMultiplyHigh(a5, bi); s = lo + t5; hi += carry(lo, t5, s); lo = s; s = lo + A; hi += carry(lo, A, s); t5 = s; A = hi;
-        lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t5; hi += carry(lo, t5, s); lo = s; s = lo + C; hi += carry(lo, C, s); t4 = s; C = hi;
+        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t1 = s; C = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t3 = s; A = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t2 = s; C = hi;
+        lo = a4 * bi; hi = Math.unsignedMultiplyHigh(a4, bi); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t4 = s; A = hi;
+        lo = m * p4; hi = Math.unsignedMultiplyHigh(m, p4); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t3 = s; C = hi;
+        lo = a5 * bi; hi = Math.unsignedMultiplyHigh(a5, bi); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t5 = s; A = hi;
+        lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t4 = s; C = hi;
         t5 = C + A;
         bi = b[bo + 4];
-        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(lo, t0, s); t0 = s; A = hi;
+        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(lo, t0, s); C = hi;
-        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + A; hi += carry(lo, A, s); t1 = s; A = hi;
-        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + C; hi += carry(lo, C, s); t0 = s; C = hi;
-        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + A; hi += carry(lo, A, s); t2 = s; A = hi;
-        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + C; hi += carry(lo, C, s); t1 = s; C = hi;
-        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + A; hi += carry(lo, A, s); t3 = s; A = hi;
-        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + C; hi += carry(lo, C, s); t2 = s; C = hi;
-        lo = a4 * bi; hi = Math.unsignedMultiplyHigh(a4, bi); s = lo + t4; hi += carry(lo, t4, s); lo = s; s = lo + A; hi += carry(lo, A, s); t4 = s; A = hi;
-        lo = m * p4; hi = Math.unsignedMultiplyHigh(m, p4); s = lo + t4; hi += carry(lo, t4, s); lo = s; s = lo + C; hi += carry(lo, C, s); t3 = s; C = hi;
-        lo = a5 * bi; hi = Math.unsignedMultiplyHigh(a5, bi); s = lo + t5; hi += carry(lo, t5, s); lo = s; s = lo + A; hi += carry(lo, A, s); t5 = s; A = hi;
-        lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t5; hi += carry(lo, t5, s); lo = s; s = lo + C; hi += carry(lo, C, s); t4 = s; C = hi;
+        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t1 = s; C = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t3 = s; A = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t2 = s; C = hi;
+        lo = a4 * bi; hi = Math.unsignedMultiplyHigh(a4, bi); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t4 = s; A = hi;
+        lo = m * p4; hi = Math.unsignedMultiplyHigh(m, p4); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t3 = s; C = hi;
+        lo = a5 * bi; hi = Math.unsignedMultiplyHigh(a5, bi); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t5 = s; A = hi;
+        lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t4 = s; C = hi;
         t5 = C + A;
         bi = b[bo + 5];
-        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(lo, t0, s); t0 = s; A = hi;
+        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(lo, t0, s); C = hi;
-        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + A; hi += carry(lo, A, s); t1 = s; A = hi;
-        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(lo, t1, s); lo = s; s = lo + C; hi += carry(lo, C, s); t0 = s; C = hi;
-        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + A; hi += carry(lo, A, s); t2 = s; A = hi;
-        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(lo, t2, s); lo = s; s = lo + C; hi += carry(lo, C, s); t1 = s; C = hi;
-        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + A; hi += carry(lo, A, s); t3 = s; A = hi;
-        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(lo, t3, s); lo = s; s = lo + C; hi += carry(lo, C, s); t2 = s; C = hi;
-        lo = a4 * bi; hi = Math.unsignedMultiplyHigh(a4, bi); s = lo + t4; hi += carry(lo, t4, s); lo = s; s = lo + A; hi += carry(lo, A, s); t4 = s; A = hi;
-        lo = m * p4; hi = Math.unsignedMultiplyHigh(m, p4); s = lo + t4; hi += carry(lo, t4, s); lo = s; s = lo + C; hi += carry(lo, C, s); t3 = s; C = hi;
-        lo = a5 * bi; hi = Math.unsignedMultiplyHigh(a5, bi); s = lo + t5; hi += carry(lo, t5, s); lo = s; s = lo + A; hi += carry(lo, A, s); t5 = s; A = hi;
-        lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t5; hi += carry(lo, t5, s); lo = s; s = lo + C; hi += carry(lo, C, s); t4 = s; C = hi;
+        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t1 = s; C = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t3 = s; A = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t2 = s; C = hi;
+        lo = a4 * bi; hi = Math.unsignedMultiplyHigh(a4, bi); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t4 = s; A = hi;
+        lo = m * p4; hi = Math.unsignedMultiplyHigh(m, p4); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t3 = s; C = hi;
+        lo = a5 * bi; hi = Math.unsignedMultiplyHigh(a5, bi); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t5 = s; A = hi;
+        lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t4 = s; C = hi;
         t5 = C + A;
         reduceOnce6(t0, t1, t2, t3, t4, t5, p, r, ro);
     }
 
     /** r = a + b mod p on 6 limbs (p < 2^383, so a + b does not overflow). */
     static void add6(long[] a, int ao, long[] b, int bo, long[] r, int ro, long[] p) {
-        long c = 0, x, y, s;
-        x = a[ao + 0]; y = b[bo + 0]; s = x + y + c; c = carry(x, y, s); long s0 = s;
-        x = a[ao + 1]; y = b[bo + 1]; s = x + y + c; c = carry(x, y, s); long s1 = s;
-        x = a[ao + 2]; y = b[bo + 2]; s = x + y + c; c = carry(x, y, s); long s2 = s;
-        x = a[ao + 3]; y = b[bo + 3]; s = x + y + c; c = carry(x, y, s); long s3 = s;
-        x = a[ao + 4]; y = b[bo + 4]; s = x + y + c; c = carry(x, y, s); long s4 = s;
-        x = a[ao + 5]; y = b[bo + 5]; s = x + y + c; c = carry(x, y, s); long s5 = s;
+        long c = 0, c1, x, s;
+        x = a[ao + 0]; s = x + b[bo + 0]; c1 = carry(s, x); long s0 = s + c; c = c1 | carry(s0, s);
+        x = a[ao + 1]; s = x + b[bo + 1]; c1 = carry(s, x); long s1 = s + c; c = c1 | carry(s1, s);
+        x = a[ao + 2]; s = x + b[bo + 2]; c1 = carry(s, x); long s2 = s + c; c = c1 | carry(s2, s);
+        x = a[ao + 3]; s = x + b[bo + 3]; c1 = carry(s, x); long s3 = s + c; c = c1 | carry(s3, s);
+        x = a[ao + 4]; s = x + b[bo + 4]; c1 = carry(s, x); long s4 = s + c; c = c1 | carry(s4, s);
+        x = a[ao + 5]; s = x + b[bo + 5]; c1 = carry(s, x); long s5 = s + c; c = c1 | carry(s5, s);
         reduceOnce6(s0, s1, s2, s3, s4, s5, p, r, ro);
     }
 
     /** r = a - b mod p on 6 limbs. */
     static void sub6(long[] a, int ao, long[] b, int bo, long[] r, int ro, long[] p) {
-        long br = 0, x, y, d;
-        x = a[ao + 0]; y = b[bo + 0]; d = x - y - br; br = borrow(x, y, d); long d0 = d;
-        x = a[ao + 1]; y = b[bo + 1]; d = x - y - br; br = borrow(x, y, d); long d1 = d;
-        x = a[ao + 2]; y = b[bo + 2]; d = x - y - br; br = borrow(x, y, d); long d2 = d;
-        x = a[ao + 3]; y = b[bo + 3]; d = x - y - br; br = borrow(x, y, d); long d3 = d;
-        x = a[ao + 4]; y = b[bo + 4]; d = x - y - br; br = borrow(x, y, d); long d4 = d;
-        x = a[ao + 5]; y = b[bo + 5]; d = x - y - br; br = borrow(x, y, d); long d5 = d;
+        long br = 0, b1, x, y, d;
+        x = a[ao + 0]; y = b[bo + 0]; d = x - y; b1 = borrow(x, y); long d0 = d - br; br = b1 | borrow(d, br);
+        x = a[ao + 1]; y = b[bo + 1]; d = x - y; b1 = borrow(x, y); long d1 = d - br; br = b1 | borrow(d, br);
+        x = a[ao + 2]; y = b[bo + 2]; d = x - y; b1 = borrow(x, y); long d2 = d - br; br = b1 | borrow(d, br);
+        x = a[ao + 3]; y = b[bo + 3]; d = x - y; b1 = borrow(x, y); long d3 = d - br; br = b1 | borrow(d, br);
+        x = a[ao + 4]; y = b[bo + 4]; d = x - y; b1 = borrow(x, y); long d4 = d - br; br = b1 | borrow(d, br);
+        x = a[ao + 5]; y = b[bo + 5]; d = x - y; b1 = borrow(x, y); long d5 = d - br; br = b1 | borrow(d, br);
         long mask = -br; // add p back when a < b
-        long c = 0, s;
-        x = d0; y = p[0] & mask; s = x + y + c; c = carry(x, y, s); r[ro + 0] = s;
-        x = d1; y = p[1] & mask; s = x + y + c; c = carry(x, y, s); r[ro + 1] = s;
-        x = d2; y = p[2] & mask; s = x + y + c; c = carry(x, y, s); r[ro + 2] = s;
-        x = d3; y = p[3] & mask; s = x + y + c; c = carry(x, y, s); r[ro + 3] = s;
-        x = d4; y = p[4] & mask; s = x + y + c; c = carry(x, y, s); r[ro + 4] = s;
-        x = d5; y = p[5] & mask; s = x + y + c; c = carry(x, y, s); r[ro + 5] = s;
+        long c = 0, c1, s;
+        x = d0; s = x + (p[0] & mask); c1 = carry(s, x); r[ro + 0] = s + c; c = c1 | carry(s + c, s);
+        x = d1; s = x + (p[1] & mask); c1 = carry(s, x); r[ro + 1] = s + c; c = c1 | carry(s + c, s);
+        x = d2; s = x + (p[2] & mask); c1 = carry(s, x); r[ro + 2] = s + c; c = c1 | carry(s + c, s);
+        x = d3; s = x + (p[3] & mask); c1 = carry(s, x); r[ro + 3] = s + c; c = c1 | carry(s + c, s);
+        x = d4; s = x + (p[4] & mask); c1 = carry(s, x); r[ro + 4] = s + c; c = c1 | carry(s + c, s);
+        x = d5; s = x + (p[5] & mask); c1 = carry(s, x); r[ro + 5] = s + c; c = c1 | carry(s + c, s);
     }
 
     /** r = t - p if t ≥ p else t (t < 2p). */
     private static void reduceOnce6(long t0, long t1, long t2, long t3, long t4, long t5, long[] p, long[] r, int ro) {
-        long br = 0, d, x, y;
-        x = t0; y = p[0]; d = x - y - br; br = borrow(x, y, d); long d0 = d;
-        x = t1; y = p[1]; d = x - y - br; br = borrow(x, y, d); long d1 = d;
-        x = t2; y = p[2]; d = x - y - br; br = borrow(x, y, d); long d2 = d;
-        x = t3; y = p[3]; d = x - y - br; br = borrow(x, y, d); long d3 = d;
-        x = t4; y = p[4]; d = x - y - br; br = borrow(x, y, d); long d4 = d;
-        x = t5; y = p[5]; d = x - y - br; br = borrow(x, y, d); long d5 = d;
+        long br = 0, b1, d, x, y;
+        x = t0; y = p[0]; d = x - y; b1 = borrow(x, y); long d0 = d - br; br = b1 | borrow(d, br);
+        x = t1; y = p[1]; d = x - y; b1 = borrow(x, y); long d1 = d - br; br = b1 | borrow(d, br);
+        x = t2; y = p[2]; d = x - y; b1 = borrow(x, y); long d2 = d - br; br = b1 | borrow(d, br);
+        x = t3; y = p[3]; d = x - y; b1 = borrow(x, y); long d3 = d - br; br = b1 | borrow(d, br);
+        x = t4; y = p[4]; d = x - y; b1 = borrow(x, y); long d4 = d - br; br = b1 | borrow(d, br);
+        x = t5; y = p[5]; d = x - y; b1 = borrow(x, y); long d5 = d - br; br = b1 | borrow(d, br);
         long keep = -br; // all ones when t < p
         r[ro + 0] = (t0 & keep) | (d0 & ~keep);
         r[ro + 1] = (t1 & keep) | (d1 & ~keep);

@@ -138,9 +138,10 @@ public final class PrimeField implements FieldOps {
         for (int i = 0; i < limbs; i++) {
             long x = p[i];
             long y = a[ao + i];
-            long d = x - y - br;
-            br = Montgomery.borrow(x, y, d);
-            r[ro + i] = d;
+            long d = x - y;
+            long b1 = Montgomery.borrow(x, y);
+            r[ro + i] = d - br;
+            br = b1 | Montgomery.borrow(d, br);
         }
     }
 
@@ -173,6 +174,16 @@ public final class PrimeField implements FieldOps {
             acc |= a[ao + i];
         }
         return acc == 0;
+    }
+
+    /** Limb-wise equality (elements are reduced, so equal values have equal limbs); no calls, no early exit. */
+    @Override
+    public boolean equal(long[] a, int ao, long[] b, int bo) {
+        long diff = 0;
+        for (int i = 0; i < limbs; i++) {
+            diff |= a[ao + i] ^ b[bo + i];
+        }
+        return diff == 0;
     }
 
     @Override

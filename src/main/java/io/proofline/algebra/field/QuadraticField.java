@@ -101,6 +101,11 @@ public final class QuadraticField implements FieldOps {
     }
 
     @Override
+    public boolean equal(long[] a, int ao, long[] b, int bo) {
+        return fp.equal(a, ao, b, bo) && fp.equal(a, ao + n, b, bo + n);
+    }
+
+    @Override
     public void setZero(long[] r, int ro) {
         fp.setZero(r, ro);
         fp.setZero(r, ro + n);
