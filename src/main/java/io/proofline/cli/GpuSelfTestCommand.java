@@ -13,7 +13,7 @@ import java.util.List;
  * {@code gpu-selftest [--seed N] [--max-log K] [--bench] [--repeats R]}: every GPU kernel against the CPU on fresh
  * random inputs, both curves; with {@code --bench} also the timings. Exit 0 when all checks pass, 1 on any mismatch,
  * 3 with {@code no GPU available: <reason>} when there is no usable GPU. {@code --proofs bn128:10,bls12381:16,...} adds
- * whole Groth16 proofs on the GPU backend for dev circuits of those domain sizes ({@link GpuProofCheck}), with
+ * whole Groth16 proofs on the GPU backend for dev circuits of 2^k constraints ({@link GpuProofCheck}), with
  * {@code --proofs-only} alone, {@code --proof-out DIR} for the first proof of each curve, {@code --proof-seconds S}
  * as the time after which no new case starts.
  */
@@ -29,7 +29,7 @@ final class GpuSelfTestCommand implements Cli.Command {
     public String usage() {
         return (benchByDefault ? "gpu-bench" : "gpu-selftest")
                 + " [--seed N] [--max-log K (default 20)] [--repeats R (default 15)]" + (benchByDefault ? "" : " [--bench]") + " [--bench-only]"
-                + " [--proofs curve:logDomain,... [--proofs-only] [--proof-out DIR] [--proof-seconds S]]";
+                + " [--proofs curve:logConstraints,... [--proofs-only] [--proof-out DIR] [--proof-seconds S]]";
     }
 
     @Override
@@ -58,7 +58,7 @@ final class GpuSelfTestCommand implements Cli.Command {
                         try {
                             proofs.add(GpuProofCheck.Case.parse(c));
                         } catch (RuntimeException e) {
-                            throw new UsageException("--proofs takes curve:logDomain,... e.g. bn128:16 (" + c + ")");
+                            throw new UsageException("--proofs takes curve:logConstraints,... e.g. bn128:16 (" + c + ")");
                         }
                     }
                 }
