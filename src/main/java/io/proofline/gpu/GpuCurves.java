@@ -2,7 +2,7 @@ package io.proofline.gpu;
 
 import io.proofline.snark.SnarkCurve;
 
-/** The kernels' curve for a snark curve: the one whose fields are the same objects. */
+/** The kernels' curve for a snark curve: the one with the same field moduli. */
 final class GpuCurves {
 
     private GpuCurves() {
@@ -10,7 +10,7 @@ final class GpuCurves {
 
     static GpuCurve of(SnarkCurve curve) {
         for (GpuCurve c : GpuCurve.values()) {
-            if (c.fq() == curve.fq() && c.fr() == curve.fr()) {
+            if (c.fq().modulus().equals(curve.fq().modulus()) && c.fr().modulus().equals(curve.fr().modulus())) {
                 return c;
             }
         }
