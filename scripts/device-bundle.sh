@@ -17,6 +17,9 @@ cd "$(dirname "$0")/.."
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 archs="${PROOFLINE_CUDA_ARCHS:-90}"
 kernels_there=false
+# Where the bundle goes: .device/ by default; PROOFLINE_BUNDLE_DIR=/work/main/.gpu-device for a helper whose
+# worktree is not the checkout the device tool sends.
+bundle="${PROOFLINE_BUNDLE_DIR:-.device}"
 [[ "${1:-}" == "--kernels-there" ]] && kernels_there=true
 jcuda_version=12.6.0
 m2="${HOME}/.m2/repository/org/jcuda"
@@ -29,49 +32,52 @@ fi
 mvn -q -B -Dproofline.skipCuda -DskipTests compile >/dev/null
 # The CLI's other commands reference the core's libraries (Jackson, Chicory, Resilience4j): take the runtime
 # classpath minus Spring, its web server and metrics, and the 9.5 MB JCuda natives jar (cut down below).
-rm -rf .device/deps && mvn -q -B -Dproofline.skipCuda dependency:copy-dependencies -DincludeScope=runtime \
-    -DoutputDirectory=.device/deps >/dev/null
+rm -rf "$bundle"/deps && mvn -q -B -Dproofline.skipCuda dependency:copy-dependencies -DincludeScope=runtime \
+    -DoutputDirectory="$bundle"/deps >/dev/null
 
-rm -rf .device/lib .device/run.sh
-mkdir -p .device/lib .device/stage/native
+rm -rf "$bundle"/lib "$bundle"/run.sh
+mkdir -p "$bundle"/lib "$bundle"/stage/native
 if $kernels_there; then
-    "$JAVA_HOME/bin/jar" --create --file .device/lib/proofline-core.jar -C target/classes io
+    "$JAVA_HOME/bin/jar" --create --file "$bundle"/lib/proofline-core.jar -C target/classes io -C target/classes META-INF/services
 else
-    cp .native-build/proofline-device.fatbin .device/stage/native/proofline.fatbin
-    "$JAVA_HOME/bin/jar" --create --file .device/lib/proofline-core.jar -C target/classes io -C .device/stage native
+    cp .native-build/proofline-device.fatbin "$bundle"/stage/native/proofline.fatbin
+    "$JAVA_HOME/bin/jar" --create --file "$bundle"/lib/proofline-core.jar -C target/classes io -C target/classes META-INF/services -C "$bundle"/stage native
 fi
-rm -rf .device/stage
+rm -rf "$bundle"/stage
 
-for jar in .device/deps/*.jar; do
+# An allow-list, not a deny-list: the service's libraries (Spring, H2, Flyway, ...) would push the bundle past 64 MiB.
+for jar in "$bundle"/deps/*.jar; do
     case "$(basename "$jar")" in
-        spring-*|tomcat-*|micrometer-*|HdrHistogram-*|LatencyUtils-*|logback-*|log4j-*|snakeyaml-*|jcuda-natives-*) ;;
-        *) cp "$jar" .device/lib/ ;;
+        jcuda-natives-*) ;;
+        asm-*|commons-logging-*|compiler-*|runtime-*|wasm-*|jackson-core-3*|jackson-databind-3*|jackson-annotations-*|\
+        jakarta.annotation-api-*|jcuda-*|jspecify-*|slf4j-api-*|jul-to-slf4j-*|resilience4j-core-*|resilience4j-bulkhead-*|resilience4j-circuitbreaker-*) cp "$jar" "$bundle"/lib/ ;;
+        *) ;;
     esac
 done
-rm -rf .device/deps
+rm -rf "$bundle"/deps
 natives="$m2/jcuda-natives/$jcuda_version/jcuda-natives-$jcuda_version-linux-x86_64.jar"
-rm -rf .device/natives && mkdir -p .device/natives
-(cd .device/natives && unzip -q "$natives" "lib/libJCudaDriver-$jcuda_version-linux-x86_64.so")
-"$JAVA_HOME/bin/jar" --create --file ".device/lib/jcuda-natives-driver-$jcuda_version.jar" -C .device/natives lib
-rm -rf .device/natives
+rm -rf "$bundle"/natives && mkdir -p "$bundle"/natives
+(cd "$bundle"/natives && unzip -q "$natives" "lib/libJCudaDriver-$jcuda_version-linux-x86_64.so")
+"$JAVA_HOME/bin/jar" --create --file "$bundle/lib/jcuda-natives-driver-$jcuda_version.jar" -C "$bundle"/natives lib
+rm -rf "$bundle"/natives
 
-if [[ ! -x .device/jre/bin/java ]]; then
+if [[ ! -x "$bundle"/jre/bin/java ]]; then
     "$JAVA_HOME/bin/jlink" --add-modules java.base,java.logging,java.management,jdk.unsupported \
-        --strip-debug --no-header-files --no-man-pages --compress=zip-9 --output .device/jre
+        --strip-debug --no-header-files --no-man-pages --compress=zip-9 --output "$bundle"/jre
 fi
 
-cat > .device/run.sh <<'RUN'
+cat > "$bundle"/run.sh <<'RUN'
 #!/usr/bin/env bash
 # Runs a Proofline CLI command with the bundled runtime: .device/run.sh gpu-selftest [--bench] ...
 here="$(cd "$(dirname "$0")" && pwd)"
 exec "$here/jre/bin/java" --enable-native-access=ALL-UNNAMED -Xmx24g -cp "$here/lib/*" io.proofline.cli.Cli "$@"
 RUN
-chmod +x .device/run.sh
+chmod +x "$bundle"/run.sh
 
-echo "bundle: $(du -sh .device | cut -f1) in .device/ (kernels: sm_${archs// /, sm_})"
-echo "run on the device machine (carry .device):"
+echo "bundle: $(du -sh "$bundle" | cut -f1) in $bundle/ (kernels: sm_${archs// /, sm_})"
+echo "run on the device machine (carry $bundle):"
 if $kernels_there; then
-    echo "  native-cuda/build.sh /tmp/pf/proofline.fatbin \"$archs\" && PROOFLINE_FATBIN=/tmp/pf/proofline.fatbin .device/run.sh gpu-selftest --bench 2>&1 | tee \$OUT/selftest.log"
+    echo "  native-cuda/build.sh /tmp/pf/proofline.fatbin \"$archs\" && PROOFLINE_FATBIN=/tmp/pf/proofline.fatbin $bundle/run.sh gpu-selftest --bench 2>&1 | tee \$OUT/selftest.log"
 else
-    echo "  .device/run.sh gpu-selftest --bench 2>&1 | tee \$OUT/selftest.log"
+    echo "  $bundle/run.sh gpu-selftest --bench 2>&1 | tee \$OUT/selftest.log"
 fi

@@ -66,6 +66,10 @@ public final class Cli {
             err.println(e.getMessage());
             err.println("usage: " + command.usage());
             return 2;
+        } catch (io.proofline.gpu.GpuUnavailableException e) {
+            // As gpu-selftest: the reason alone, exit code 3.
+            err.println(e.getMessage());
+            return 3;
         } catch (Exception e) {
             err.println(args[0] + ": " + e.getMessage());
             return 2;

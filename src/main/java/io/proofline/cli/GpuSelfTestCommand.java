@@ -1,14 +1,21 @@
 package io.proofline.cli;
 
 import io.proofline.gpu.GpuUnavailableException;
+import io.proofline.gpu.selftest.GpuProofCheck;
 import io.proofline.gpu.selftest.GpuSelfTest;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * {@code gpu-selftest [--seed N] [--max-log K] [--bench] [--repeats R]}: every GPU kernel against the CPU on fresh
  * random inputs, both curves; with {@code --bench} also the timings. Exit 0 when all checks pass, 1 on any mismatch,
- * 3 with {@code no GPU available: <reason>} when there is no usable GPU.
+ * 3 with {@code no GPU available: <reason>} when there is no usable GPU. {@code --proofs bn128:10,bls12381:16,...} adds
+ * whole Groth16 proofs on the GPU backend for dev circuits of 2^k constraints ({@link GpuProofCheck}), with
+ * {@code --proofs-only} alone, {@code --proof-out DIR} for the first proof of each curve, {@code --proof-seconds S}
+ * as the time after which no new case starts.
  */
 final class GpuSelfTestCommand implements Cli.Command {
 
@@ -21,7 +28,8 @@ final class GpuSelfTestCommand implements Cli.Command {
     @Override
     public String usage() {
         return (benchByDefault ? "gpu-bench" : "gpu-selftest")
-                + " [--seed N] [--max-log K (default 20)] [--repeats R (default 15)]" + (benchByDefault ? "" : " [--bench]") + " [--bench-only]";
+                + " [--seed N] [--max-log K (default 20)] [--repeats R (default 15)]" + (benchByDefault ? "" : " [--bench]") + " [--bench-only]"
+                + " [--proofs curve:logConstraints,... [--proofs-only] [--proof-out DIR] [--proof-seconds S]]";
     }
 
     @Override
@@ -31,6 +39,10 @@ final class GpuSelfTestCommand implements Cli.Command {
         int repeats = 15;
         boolean bench = benchByDefault;
         boolean benchOnly = false;
+        List<GpuProofCheck.Case> proofs = new ArrayList<>();
+        boolean proofsOnly = false;
+        Path proofOut = null;
+        long proofSeconds = 600;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--seed" -> seed = Long.parseLong(value(args, ++i));
@@ -41,6 +53,18 @@ final class GpuSelfTestCommand implements Cli.Command {
                     bench = true;
                     benchOnly = true;
                 }
+                case "--proofs" -> {
+                    for (String c : value(args, ++i).split(",")) {
+                        try {
+                            proofs.add(GpuProofCheck.Case.parse(c));
+                        } catch (RuntimeException e) {
+                            throw new UsageException("--proofs takes curve:logConstraints,... e.g. bn128:16 (" + c + ")");
+                        }
+                    }
+                }
+                case "--proofs-only" -> proofsOnly = true;
+                case "--proof-out" -> proofOut = Path.of(value(args, ++i));
+                case "--proof-seconds" -> proofSeconds = Long.parseLong(value(args, ++i));
                 default -> throw new UsageException("unknown option " + args[i]);
             }
         }
@@ -48,7 +72,13 @@ final class GpuSelfTestCommand implements Cli.Command {
             throw new UsageException("--max-log must be in 1..26 and --repeats positive");
         }
         try {
-            int failed = new GpuSelfTest(out, new GpuSelfTest.Options(seed, maxLog, bench, repeats, benchOnly)).run();
+            int failed = 0;
+            if (!proofsOnly) {
+                failed += new GpuSelfTest(out, new GpuSelfTest.Options(seed, maxLog, bench, repeats, benchOnly)).run();
+            }
+            if (!proofs.isEmpty()) {
+                failed += new GpuProofCheck(out, proofOut, proofSeconds).run(proofs);
+            }
             return failed == 0 ? 0 : 1;
         } catch (GpuUnavailableException e) {
             out.println(e.getMessage());

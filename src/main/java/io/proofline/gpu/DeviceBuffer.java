@@ -3,6 +3,9 @@ package io.proofline.gpu;
 import jcuda.Pointer;
 import jcuda.driver.CUdeviceptr;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
 import static io.proofline.gpu.CudaException.check;
 import static jcuda.driver.JCudaDriver.cuMemAlloc;
 import static jcuda.driver.JCudaDriver.cuMemFree;
@@ -18,6 +21,9 @@ import static jcuda.driver.JCudaDriver.cuMemsetD8Async;
  * 32-bit limbs.
  */
 public final class DeviceBuffer implements AutoCloseable {
+
+    /** Largest piece of one host-to-device copy from a {@link MemorySegment} (a ByteBuffer holds below 2 GiB). */
+    private static final long UPLOAD_CHUNK = 1L << 30;
 
     private final CUdeviceptr pointer = new CUdeviceptr();
     private final long bytes;
@@ -51,6 +57,27 @@ public final class DeviceBuffer implements AutoCloseable {
     public CUdeviceptr at(long offsetBytes) {
         checkRange(offsetBytes, 0);
         return (CUdeviceptr) pointer.withByteOffset(offsetBytes);
+    }
+
+    /**
+     * Copies all of {@code src} to the start of this buffer, synchronously, in pieces of at most 1 GiB. Native
+     * segments (off-heap, or a mapped zkey section) are read in place; a heap segment is staged through native
+     * memory first.
+     */
+    public void upload(MemorySegment src) {
+        checkRange(0, src.byteSize());
+        for (long off = 0; off < src.byteSize(); off += UPLOAD_CHUNK) {
+            long n = Math.min(UPLOAD_CHUNK, src.byteSize() - off);
+            MemorySegment piece = src.asSlice(off, n);
+            if (piece.isNative()) {
+                check(cuMemcpyHtoD(at(off), Pointer.to(piece.asByteBuffer()), n), "cuMemcpyHtoD(" + n + " bytes)");
+            } else {
+                try (Arena staging = Arena.ofConfined()) {
+                    MemorySegment copy = staging.allocate(n, 8).copyFrom(piece);
+                    check(cuMemcpyHtoD(at(off), Pointer.to(copy.asByteBuffer()), n), "cuMemcpyHtoD(" + n + " bytes)");
+                }
+            }
+        }
     }
 
     public void upload(long[] src) {
@@ -96,6 +123,13 @@ public final class DeviceBuffer implements AutoCloseable {
         checkRange(offsetBytes, byteCount);
         src.checkRange(0, byteCount);
         check(cuMemcpyDtoDAsync(at(offsetBytes), src.pointer, byteCount, stream.handle()), "cuMemcpyDtoDAsync");
+    }
+
+    /** Copies {@code byteCount} bytes from {@code srcOffsetBytes} into {@code src} to the start of this buffer. */
+    public void copyRangeFromAsync(DeviceBuffer src, long srcOffsetBytes, long byteCount, GpuStream stream) {
+        checkRange(0, byteCount);
+        src.checkRange(srcOffsetBytes, byteCount);
+        check(cuMemcpyDtoDAsync(pointer, src.at(srcOffsetBytes), byteCount, stream.handle()), "cuMemcpyDtoDAsync");
     }
 
     public void zeroAsync(long byteCount, GpuStream stream) {

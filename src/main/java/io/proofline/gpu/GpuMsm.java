@@ -90,6 +90,10 @@ public final class GpuMsm implements AutoCloseable {
         return n;
     }
 
+    public GpuCurve curve() {
+        return curve;
+    }
+
     public int windowBits() {
         return c;
     }
@@ -160,6 +164,29 @@ public final class GpuMsm implements AutoCloseable {
         long[] sums = result.downloadLongs(0, (windows + 1) * 4 * limbs);
         long[] ones = java.util.Arrays.copyOfRange(sums, windows * 4 * limbs, (windows + 1) * 4 * limbs);
         return horner.combine(sums, windows, c, ones);
+    }
+
+    /**
+     * As {@link #run}, as an affine point {@code x‖y} in the zkey's layout (Montgomery form; infinity all zeros):
+     * x = X/ZZ, y = Y/ZZZ (two inversions on the host).
+     */
+    public long[] runAffine(DeviceBuffer points, DeviceBuffer scalars, GpuStream stream) {
+        return toAffine(curve.fq(), run(points, scalars, stream));
+    }
+
+    /** XYZZ {@code X‖Y‖ZZ‖ZZZ} → affine {@code x‖y}; ZZ = 0 is the point at infinity, (0, 0). */
+    static long[] toAffine(io.proofline.algebra.field.PrimeField fq, long[] xyzz) {
+        int w = fq.limbs();
+        long[] out = new long[2 * w];
+        if (fq.isZero(xyzz, 2 * w)) {
+            return out;
+        }
+        long[] inv = new long[w];
+        fq.inv(xyzz, 2 * w, inv, 0);
+        fq.mul(xyzz, 0, inv, 0, out, 0);
+        fq.inv(xyzz, 3 * w, inv, 0);
+        fq.mul(xyzz, w, inv, 0, out, w);
+        return out;
     }
 
     private long xyzz() {

@@ -98,12 +98,16 @@ class EngineConfiguration {
         Map<String, ProverBackend> byDevice = new LinkedHashMap<>();
         List<ProvingDevice> devices = new ArrayList<>();
         Optional<ProverBackend> gpuBackend = gpu.enabled() ? ProverBackends.byName("gpu") : Optional.empty();
+        // A GPU backend on the class path is used only where a GPU answers (CI and laptops have none).
+        gpuBackend.flatMap(ProverBackend::unavailableReason)
+                .ifPresent(reason -> LOG.info("GPU backend not used: {}", reason));
+        gpuBackend = gpuBackend.filter(b -> b.unavailableReason().isEmpty());
         if (gpuBackend.isPresent()) {
             List<Integer> ordinals = gpu.devices().isEmpty() ? List.of(0) : gpu.devices();
             for (int ordinal : ordinals) {
                 CpuDevice device = new CpuDevice("gpu" + ordinal);
                 devices.add(device);
-                byDevice.put(device.id(), gpuBackend.get());
+                byDevice.put(device.id(), gpuBackend.get().onDevice(ordinal));
             }
         } else {
             devices.add(new CpuDevice());

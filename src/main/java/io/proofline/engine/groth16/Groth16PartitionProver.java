@@ -3,6 +3,7 @@ package io.proofline.engine.groth16;
 import io.proofline.engine.BufferAllocator;
 import io.proofline.engine.BufferClass;
 import io.proofline.engine.CircuitRef;
+import io.proofline.engine.DeviceFaultException;
 import io.proofline.engine.OffHeapBuffer;
 import io.proofline.engine.PartitionFootprint;
 import io.proofline.engine.PartitionInput;
@@ -18,6 +19,7 @@ import io.proofline.snark.format.FormatException;
 import io.proofline.snark.format.ProofJson;
 import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.WtnsReader;
+import io.proofline.snark.prover.BackendFaultException;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.Synthesis;
@@ -79,13 +81,23 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
     }
 
     @Override
-    public PendingProof proveStart(ProvingDevice device, SynthesizedPartition synthesized, BufferAllocator allocator) {
-        return backend(device).proveStart(synthesized.key(), synthesized.witness(), synthesized.abc());
+    public PendingProof proveStart(ProvingDevice device, SynthesizedPartition synthesized, BufferAllocator allocator)
+            throws DeviceFaultException {
+        try {
+            return backend(device).proveStart(synthesized.key(), synthesized.witness(), synthesized.abc());
+        } catch (BackendFaultException e) {
+            throw new DeviceFaultException("device " + device.id() + ": " + e.getMessage(), e);
+        }
     }
 
     @Override
-    public ProofOutput proveFinish(ProvingDevice device, PendingProof pending) {
-        Proof proof = backend(device).proveFinish(pending);
+    public ProofOutput proveFinish(ProvingDevice device, PendingProof pending) throws DeviceFaultException {
+        Proof proof;
+        try {
+            proof = backend(device).proveFinish(pending);
+        } catch (BackendFaultException e) {
+            throw new DeviceFaultException("device " + device.id() + ": " + e.getMessage(), e);
+        }
         BigInteger[] publicSignals = pending.witness().publicSignals(pending.key().nPublic());
         return new ProofOutput(ProofJson.toString(proof), PublicSignalsJson.toString(publicSignals));
     }

@@ -4,6 +4,8 @@ import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
 
+import java.util.Optional;
+
 /**
  * A Groth16 prover split the way the pipeline drives it (DESIGN §2, §4): {@link #proveStart} does the heavy,
  * device-friendly part and consumes the a/b/c vectors; {@link #proveFinish} does the G2 MSM and the assembly with
@@ -16,9 +18,27 @@ public interface ProverBackend {
     String name();
 
     /**
+     * Why this backend cannot prove here (e.g. {@code no GPU available: <reason>}), or empty when it can. The CPU
+     * backend always can; the service uses a backend only when this is empty.
+     */
+    default Optional<String> unavailableReason() {
+        return Optional.empty();
+    }
+
+    /**
+     * The backend for device {@code ordinal} of its kind (a GPU backend proves on one device); backends without
+     * devices return themselves.
+     */
+    default ProverBackend onDevice(int ordinal) {
+        return this;
+    }
+
+    /**
      * Computes H from {@code abc} (overwriting it: the caller may free it as soon as this returns) and the G1 MSMs:
      * {@code ΣA = Σ wᵢ·A[i]}, {@code ΣB1 = Σ wᵢ·B1[i]} over the whole witness, {@code ΣC = Σ_{i>ℓ} wᵢ·C[i]} and
      * {@code ΣH = Σ h_j·H[j]}.
+     *
+     * @throws BackendFaultException when the device failed (not the inputs)
      */
     PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc);
 

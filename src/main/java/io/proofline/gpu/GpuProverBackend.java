@@ -1,0 +1,129 @@
+package io.proofline.gpu;
+
+import io.proofline.algebra.curve.Msm;
+import io.proofline.snark.Proof;
+import io.proofline.snark.ProvingKey;
+import io.proofline.snark.Witness;
+import io.proofline.snark.prover.BackendFaultException;
+import io.proofline.snark.prover.PendingProof;
+import io.proofline.snark.prover.ProofAssembly;
+import io.proofline.snark.prover.ProverBackend;
+import io.proofline.snark.prover.Synthesis;
+import io.proofline.snark.prover.Synthesized;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The GPU {@link ProverBackend} ({@code --backend gpu}): prove start — H by NTTs and the four G1 MSMs — on one CUDA
+ * device, with the key's G1 points resident there; prove finish — the G2 MSM ΣB2 with {@link Msm} on CPU threads, as
+ * cuzk does, and the assembly — on the host, so the device can take the next partition meanwhile.
+ *
+ * <p>The device is opened on first use (the ServiceLoader makes instances just to read their names). Without a
+ * usable GPU, {@link #proveStart} throws {@link GpuUnavailableException} ({@code no GPU available: <reason>}); a CUDA
+ * error during a proof becomes a {@link BackendFaultException}.
+ *
+ * <p>Device memory for resident keys is bounded per device by the system property {@value #KEY_BUDGET_PROPERTY}
+ * (bytes), by default half the device's memory; idle keys are evicted least recently used first.
+ */
+public final class GpuProverBackend implements ProverBackend, AutoCloseable {
+
+    public static final String NAME = "gpu";
+    /** System property: device bytes the resident keys of one device may take. */
+    public static final String KEY_BUDGET_PROPERTY = "proofline.gpu.key-budget-bytes";
+
+    private final int ordinal;
+    private final long keyBudgetBytes;
+    private GpuProverWorker worker;
+
+    /** Device 0, key budget from {@value #KEY_BUDGET_PROPERTY} or half the device's memory. */
+    public GpuProverBackend() {
+        this(0, Long.getLong(KEY_BUDGET_PROPERTY, 0L));
+    }
+
+    /**
+     * @param keyBudgetBytes device bytes for resident keys; 0 means half the device's memory
+     */
+    public GpuProverBackend(int ordinal, long keyBudgetBytes) {
+        if (ordinal < 0 || keyBudgetBytes < 0) {
+            throw new IllegalArgumentException("device " + ordinal + ", key budget " + keyBudgetBytes);
+        }
+        this.ordinal = ordinal;
+        this.keyBudgetBytes = keyBudgetBytes;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Optional<String> unavailableReason() {
+        try {
+            worker();
+            return Optional.empty();
+        } catch (GpuUnavailableException e) {
+            return Optional.of(e.getMessage());
+        } catch (CudaException e) {
+            return Optional.of("no GPU available: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public ProverBackend onDevice(int deviceOrdinal) {
+        return deviceOrdinal == ordinal ? this : new GpuProverBackend(deviceOrdinal, keyBudgetBytes);
+    }
+
+    @Override
+    public PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc) {
+        Synthesis.checkShape(key, witness);
+        if (abc.domainSize() != key.domainSize()) {
+            throw new IllegalArgumentException("a/b/c vectors of " + abc.domainSize() + " elements for a domain of "
+                    + key.domainSize());
+        }
+        GpuProverWorker w = worker();
+        try {
+            return w.proveStart(key, witness, abc);
+        } catch (CudaException | ResidentKeyCache.BudgetExceededException e) {
+            throw new BackendFaultException("GPU " + ordinal + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Proof proveFinish(PendingProof pending) {
+        ProvingKey key = pending.key();
+        long[] sumB2 = Msm.compute(key.curve().g2(), key.b2(), 0, pending.witness().canonical(), 0, key.nVars());
+        return ProofAssembly.assemble(pending, sumB2);
+    }
+
+    /** Device bytes held by resident keys, and by working buffers; {0, 0} before the device was opened. */
+    public synchronized long[] deviceBytes() {
+        return worker == null ? new long[2] : new long[] {worker.keys().residentBytes(), worker.scratchBytes()};
+    }
+
+    /** The opened device; throws {@link GpuUnavailableException} when there is none. */
+    public synchronized GpuDevice device() {
+        return worker().device();
+    }
+
+    private synchronized GpuProverWorker worker() {
+        if (worker == null) {
+            List<GpuDevice> devices = GpuDevices.discover();
+            if (ordinal >= devices.size()) {
+                throw new GpuUnavailableException("device " + ordinal + " requested, " + devices.size() + " present");
+            }
+            GpuDevice device = devices.get(ordinal);
+            long budget = keyBudgetBytes > 0 ? keyBudgetBytes : device.totalMemoryBytes() / 2;
+            worker = new GpuProverWorker(device, budget);
+        }
+        return worker;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (worker != null) {
+            worker.close();
+            worker = null;
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package io.proofline.gpu;
+
+import io.proofline.snark.ProvingKey;
+import io.proofline.snark.Witness;
+import io.proofline.snark.prover.PendingProof;
+import io.proofline.snark.prover.Synthesized;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Prove start on one device: its context, kernels and stream, the keys resident there, and working buffers reused
+ * from one proof to the next (a/b/c, the witness's scalars, NTT twiddles per domain, MSM scratch per size). One proof
+ * at a time: {@link #proveStart} is synchronized.
+ *
+ * <p>Steps (DESIGN §2, §7), all on one stream:
+ * <ol>
+ * <li>pin the key's resident G1 sections (uploaded on first use);
+ * <li>upload a, b, c; H = 3 inverse NTTs, ·ω_2N^i, 3 NTTs, {@code h = a'b' − c'}, to canonical form;
+ * <li>upload the witness; ΣA, ΣB1 over all of it, ΣC over {@code w[ℓ+1..]}, ΣH over h.
+ * </ol>
+ */
+final class GpuProverWorker implements AutoCloseable {
+
+    /** MSM and NTT instances kept, by size: the three MSM sizes and one domain of a couple of circuits. */
+    private static final int KEPT_PER_SIZE = 8;
+
+    private final GpuContext context;
+    private final KernelModule module;
+    private final GpuStream stream;
+    private final ResidentKeyCache<ProvingKey, ResidentKey> keys;
+    private final Map<Integer, GpuNtt> ntts = lru();
+    private final Map<Integer, GpuMsm> msms = lru();
+    private final Scratch a = new Scratch();
+    private final Scratch b = new Scratch();
+    private final Scratch c = new Scratch();
+    private final Scratch witness = new Scratch();
+    private final Scratch privateWitness = new Scratch();
+
+    GpuProverWorker(GpuDevice device, long keyBudgetBytes) {
+        this.context = GpuContext.open(device);
+        try {
+            this.module = KernelModule.load(context);
+            this.stream = new GpuStream();
+        } catch (RuntimeException e) {
+            context.close();
+            throw e;
+        }
+        this.keys = new ResidentKeyCache<>(keyBudgetBytes);
+    }
+
+    GpuDevice device() {
+        return context.device();
+    }
+
+    ResidentKeyCache<ProvingKey, ResidentKey> keys() {
+        return keys;
+    }
+
+    synchronized PendingProof proveStart(ProvingKey key, Witness w, Synthesized abc) {
+        context.makeCurrent();
+        GpuCurve curve = GpuCurves.of(key.curve());
+        int n = key.domainSize();
+        int m = key.nVars();
+        int firstPrivate = key.nPublic() + 1;
+        long scalar = GpuMsm.SCALAR_BYTES;
+        try (ResidentKeyCache.Lease<ResidentKey> lease =
+                     keys.acquire(key, ResidentKey.bytes(key), () -> ResidentKey.upload(key))) {
+            ResidentKey points = lease.value();
+            // H on the device.
+            DeviceBuffer da = a.upload(abc.a().segment());
+            DeviceBuffer db = b.upload(abc.b().segment());
+            DeviceBuffer dc = c.upload(abc.c().segment());
+            int logN = Integer.numberOfTrailingZeros(n);
+            // Keyed by curve and size: the twiddles differ per Fr.
+            GpuNtt ntt = ntts.computeIfAbsent(curve.ordinal() * 64 + logN, k -> new GpuNtt(module, curve, logN));
+            ntt.computeH(da, db, dc, stream);
+            ntt.fromMontgomery(da, stream);
+            // The G1 MSMs.
+            DeviceBuffer dw = witness.upload(w.canonical());
+            long[] sumA = msm(curve, m).runAffine(points.a, dw, stream);
+            long[] sumB1 = msm(curve, m).runAffine(points.b1, dw, stream);
+            long[] sumC;
+            if (m > firstPrivate) {
+                DeviceBuffer dp = privateWitness.ensure((m - firstPrivate) * scalar);
+                dp.copyRangeFromAsync(dw, firstPrivate * scalar, (m - firstPrivate) * scalar, stream);
+                sumC = msm(curve, m - firstPrivate).runAffine(points.c, dp, stream);
+            } else {
+                sumC = new long[curve.affineBytes() / 8];
+            }
+            long[] sumH = msm(curve, n).runAffine(points.h, da, stream);
+            return new PendingProof(key, w, sumA, sumB1, sumC, sumH);
+        }
+    }
+
+    private GpuMsm msm(GpuCurve curve, int n) {
+        GpuMsm msm = msms.get(n);
+        if (msm != null && msm.curve() != curve) {
+            msms.remove(n).close();
+            msm = null;
+        }
+        if (msm == null) {
+            msm = new GpuMsm(module, curve, n);
+            msms.put(n, msm);
+        }
+        return msm;
+    }
+
+    /** Device bytes of the working buffers (not the resident keys). */
+    synchronized long scratchBytes() {
+        long bytes = a.bytes() + b.bytes() + c.bytes() + witness.bytes() + privateWitness.bytes();
+        for (GpuMsm msm : msms.values()) {
+            bytes += msm.scratchBytes();
+        }
+        return bytes;
+    }
+
+    @Override
+    public synchronized void close() {
+        context.makeCurrent();
+        ntts.values().forEach(GpuNtt::close);
+        msms.values().forEach(GpuMsm::close);
+        ntts.clear();
+        msms.clear();
+        for (Scratch s : new Scratch[] {a, b, c, witness, privateWitness}) {
+            s.close();
+        }
+        keys.close();
+        stream.close();
+        module.close();
+        context.close();
+    }
+
+    private static <T extends AutoCloseable> Map<Integer, T> lru() {
+        return new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Integer, T> eldest) {
+                if (size() <= KEPT_PER_SIZE) {
+                    return false;
+                }
+                try {
+                    eldest.getValue().close();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                return true;
+            }
+        };
+    }
+
+    /** A device buffer that grows to the largest size asked of it and is otherwise reused. */
+    private static final class Scratch implements AutoCloseable {
+        private DeviceBuffer buffer;
+
+        DeviceBuffer ensure(long bytes) {
+            if (buffer == null || buffer.bytes() < bytes) {
+                close();
+                buffer = DeviceBuffer.allocate(bytes);
+            }
+            return buffer;
+        }
+
+        DeviceBuffer upload(java.lang.foreign.MemorySegment src) {
+            DeviceBuffer d = ensure(src.byteSize());
+            d.upload(src);
+            return d;
+        }
+
+        long bytes() {
+            return buffer == null ? 0 : buffer.bytes();
+        }
+
+        @Override
+        public void close() {
+            if (buffer != null) {
+                buffer.close();
+                buffer = null;
+            }
+        }
+    }
+}
