@@ -92,11 +92,16 @@ final class PipelineBench implements BenchSuite {
                     .queueCapacity(Math.max(EngineConfig.DEFAULT_QUEUE_CAPACITY, jobs * partitions)).build();
             BufferTracker tracker = new BufferTracker();
             AtomicLong peakAbcPartitions = new AtomicLong();
-            tracker.addListener((event, snapshot) -> peakAbcPartitions.accumulateAndGet(abcPartitions(snapshot), Math::max));
+            AtomicLong peakHeapCommitted = new AtomicLong();
+            tracker.addListener((event, snapshot) -> {
+                peakAbcPartitions.accumulateAndGet(abcPartitions(snapshot), Math::max);
+                peakHeapCommitted.accumulateAndGet(snapshot.process().heapCommittedBytes(), Math::max);
+            });
             Groth16PartitionProver prover = new Groth16PartitionProver(new SingleCircuit(circuit.id(), key),
                     Map.of(CpuDevice.ID, new CpuProverBackend()));
 
             resetPeakRss();
+            long startRss = tracker.snapshot().process().rssBytes();
             MemoryBudget memoryBudget = new MemoryBudget(budget);
             try (TrackedBuffer keyOnHost = tracker.track(BufferClass.KEY_HOST, Stage.RESIDENT, key.byteSize());
                  ProvingEngine engine = ProvingEngine.builder(config, prover).devices(List.of(new CpuDevice()))
@@ -125,6 +130,8 @@ final class PipelineBench implements BenchSuite {
                                 + " %d prove-start workers, verify %s: %d proofs in %.1f s; peak partitions holding a/b/c: %d%n",
                         curve.name(), constraints, key.domainSize(), jobs, partitions, policy, workers,
                         workersPerDevice, verify, proofs, seconds, peakAbcPartitions.get());
+                out.printf("fixed part: RSS %d MiB before the first job (JVM, mapped key %d MiB); peak JVM heap committed"
+                                + " %d MiB%n", startRss >> 20, key.byteSize() >> 20, peakHeapCommitted.get() >> 20);
                 out.printf("peak_rss_bytes=%d peak_reserved_bytes=%d budget_bytes=%d proofs=%d proofs_per_s=%.3f%n",
                         end.process().rssPeakBytes(), memoryBudget.peakReserved(), budget, proofs, proofs / seconds);
             }

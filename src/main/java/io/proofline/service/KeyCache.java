@@ -13,6 +13,7 @@ import io.proofline.snark.R1cs;
 import io.proofline.snark.format.FormatException;
 import io.proofline.snark.format.R1csReader;
 import io.proofline.snark.format.VerificationKeyJson;
+import io.proofline.snark.format.PointCheck;
 import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.verifier.PreparedVerifyingKey;
 import io.proofline.witness.CircomWitnessCalculator;
@@ -258,7 +259,10 @@ public final class KeyCache implements Groth16Circuits, KeyEvictor {
         try {
             buffer = tracker.allocate(BufferClass.KEY_HOST, Stage.RESIDENT, bytes);
             read(zkey, buffer.segment());
-            ProvingKey key = ZkeyReader.parse(buffer.segment(), circuitId.substring(0, 12) + ".zkey", null);
+            // The upload was fully validated (subgroup checks included) when it was registered, and the id is
+            // the SHA-256 of those bytes: re-checking only coordinates and curve equations keeps a reload fast.
+            ProvingKey key = ZkeyReader.parse(buffer.segment(), circuitId.substring(0, 12) + ".zkey", null,
+                    PointCheck.CURVE);
             tracker.event("key " + circuitId + " loaded");
             LOG.info("loaded the key of circuit {} ({} B)", circuitId, bytes);
             return new Entry(key, buffer, reservation);
