@@ -2,7 +2,7 @@
 # Builds what the GPU test machine needs into the ignored folder .device/ (it has nvcc but no Java, and what
 # travels must stay under 64 MiB with the working tree):
 #   .device/jre/           a jlinked Java runtime (java.base, java.logging for JCuda's loader, java.management,
-#                          jdk.unsupported), ~43 MB
+#                          java.xml for Jackson's optional DOM handlers, jdk.unsupported), ~45 MB
 #   .device/lib/proofline-core.jar   target/classes with native/proofline.fatbin (no Spring on the classpath)
 #   .device/lib/jcuda-*.jar          JCuda, and its natives jar cut down to libJCudaDriver (it needs only libcuda.so.1)
 #   .device/lib/*.jar                the other non-Spring runtime libraries of the core (Jackson, Chicory, ...)
@@ -62,7 +62,7 @@ rm -rf "$bundle"/natives && mkdir -p "$bundle"/natives
 rm -rf "$bundle"/natives
 
 if [[ ! -x "$bundle"/jre/bin/java ]]; then
-    "$JAVA_HOME/bin/jlink" --add-modules java.base,java.logging,java.management,jdk.unsupported \
+    "$JAVA_HOME/bin/jlink" --add-modules java.base,java.logging,java.management,java.xml,jdk.unsupported \
         --strip-debug --no-header-files --no-man-pages --compress=zip-9 --output "$bundle"/jre
 fi
 
