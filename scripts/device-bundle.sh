@@ -69,8 +69,10 @@ fi
 cat > "$bundle"/run.sh <<'RUN'
 #!/usr/bin/env bash
 # Runs a Proofline CLI command with the bundled runtime: .device/run.sh gpu-selftest [--bench] ...
+# PROOFLINE_JAVA_OPTS adds JVM options, e.g. "-Dproofline.gpu.msm.chunk=64 -Xmx64g".
 here="$(cd "$(dirname "$0")" && pwd)"
-exec "$here/jre/bin/java" --enable-native-access=ALL-UNNAMED -Xmx24g -cp "$here/lib/*" io.proofline.cli.Cli "$@"
+# shellcheck disable=SC2086
+exec "$here/jre/bin/java" --enable-native-access=ALL-UNNAMED -Xmx24g ${PROOFLINE_JAVA_OPTS:-} -cp "$here/lib/*" io.proofline.cli.Cli "$@"
 RUN
 chmod +x "$bundle"/run.sh
 

@@ -1,8 +1,9 @@
-// Instantiates the field, NTT and MSM templates for one curve as extern "C" kernels named <curve>_<kernel>,
+// Instantiates the field, NTT and MSM (G1 and G2) templates for one curve as extern "C" kernels named <curve>_<kernel>,
 // which the host looks up by name in the fatbin (cuModuleGetFunction). One line per curve in <curve>.cu.
 #pragma once
 #include "../ff/fields.cuh"
 #include "../ff/mont_t.cuh"
+#include "../ff/fq2_t.cuh"
 #include "../ec/xyzz_t.cuh"
 #include "../ntt/ntt.cuh"
 #include "../msm/pippenger.cuh"
@@ -53,11 +54,43 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
         proofline::field_mul_chain(x, n, iters);                                                                 \
     }
 
+/** The MSM kernels of one group (G1 over Fq, G2 over Fq2): <prefix>_accumulate_chunks, _combine_heads, ... */
+#define PROOFLINE_GROUP_KERNELS(prefix, Affine, Xyzz)                                                           \
+    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
+        prefix##_accumulate_chunks(const Affine* points, const uint32_t* pairs, const uint32_t* keys,            \
+                                   const uint32_t* offsets, const uint32_t* counts, uint32_t buckets,            \
+                                   uint32_t chunk, Xyzz* bucket_sums, Xyzz* head_sums, uint32_t* head_keys) {    \
+        proofline::msm::accumulate_chunks(points, pairs, keys, offsets, counts, buckets, chunk, bucket_sums,     \
+                                          head_sums, head_keys);                                                 \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
+        prefix##_combine_heads(const Xyzz* in_sums, const uint32_t* in_keys, const uint32_t* offsets,            \
+                               const uint32_t* counts, uint32_t buckets, uint64_t span, uint32_t chunk,          \
+                               Xyzz* bucket_sums, Xyzz* out_sums, uint32_t* out_keys) {                          \
+        proofline::msm::combine_heads(in_sums, in_keys, offsets, counts, buckets, span, chunk, bucket_sums,      \
+                                      out_sums, out_keys);                                                       \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
+        prefix##_segments(const Xyzz* buckets, uint32_t windows, uint32_t c, uint32_t seg_len, Xyzz* out) {      \
+        proofline::msm::segments(buckets, windows, c, seg_len, out);                                             \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
+        prefix##_sum_groups(const Xyzz* in, size_t count, uint32_t group, Xyzz* out) {                           \
+        proofline::msm::sum_groups(in, count, group, out);                                                       \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
+        prefix##_ones(const Affine* points, const uint32_t* scalars, size_t n, uint32_t per_thread, Xyzz* out) { \
+        proofline::msm::ones(points, scalars, n, per_thread, out);                                               \
+    }
+
 #define PROOFLINE_CURVE_KERNELS(curve)                                                                           \
     using curve##_fq_t = proofline::ff::mont_t<proofline::ff::curve##_fq_params>;                                \
     using curve##_fr_t = proofline::ff::mont_t<proofline::ff::curve##_fr_params>;                                \
     using curve##_affine_t = proofline::ec::affine_t<curve##_fq_t>;                                              \
     using curve##_xyzz_t = proofline::ec::xyzz_t<curve##_fq_t>;                                                  \
+    using curve##_fq2_t = proofline::ff::fq2_t<curve##_fq_t>;                                                    \
+    using curve##_g2_affine_t = proofline::ec::affine_t<curve##_fq2_t>;                                          \
+    using curve##_g2_xyzz_t = proofline::ec::xyzz_t<curve##_fq2_t>;                                              \
     PROOFLINE_FIELD_KERNELS(curve##_fq, curve##_fq_t)                                                            \
     PROOFLINE_FIELD_KERNELS(curve##_fr, curve##_fr_t)                                                            \
     extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)                         \
@@ -81,22 +114,5 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
         curve##_fr_h_from_abc(curve##_fr_t* a, const curve##_fr_t* b, const curve##_fr_t* c, size_t n) {         \
         proofline::ntt::h_from_abc(a, b, c, n);                                                                  \
     }                                                                                                            \
-    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
-        curve##_g1_accumulate(const curve##_affine_t* points, const uint32_t* pairs, const uint32_t* offsets,    \
-                              const uint32_t* counts, uint32_t buckets, curve##_xyzz_t* out) {                   \
-        proofline::msm::accumulate(points, pairs, offsets, counts, buckets, out);                                \
-    }                                                                                                            \
-    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
-        curve##_g1_segments(const curve##_xyzz_t* buckets, uint32_t windows, uint32_t c, uint32_t seg_len,       \
-                            curve##_xyzz_t* out) {                                                               \
-        proofline::msm::segments(buckets, windows, c, seg_len, out);                                             \
-    }                                                                                                            \
-    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
-        curve##_g1_sum_groups(const curve##_xyzz_t* in, size_t count, uint32_t group, curve##_xyzz_t* out) {     \
-        proofline::msm::sum_groups(in, count, group, out);                                                       \
-    }                                                                                                            \
-    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
-        curve##_g1_ones(const curve##_affine_t* points, const uint32_t* scalars, size_t n, uint32_t per_thread,  \
-                        curve##_xyzz_t* out) {                                                                   \
-        proofline::msm::ones(points, scalars, n, per_thread, out);                                               \
-    }
+    PROOFLINE_GROUP_KERNELS(curve##_g1, curve##_affine_t, curve##_xyzz_t)                                        \
+    PROOFLINE_GROUP_KERNELS(curve##_g2, curve##_g2_affine_t, curve##_g2_xyzz_t)

@@ -1,4 +1,4 @@
-// Pippenger's bucket method for Σ sᵢ·Pᵢ over G1, with signed-digit windows and a counting sort into buckets.
+// Pippenger's bucket method for Σ sᵢ·Pᵢ over G1 and G2, with signed-digit windows and a counting sort into buckets.
 //
 // Scalars are canonical 256-bit little-endian integers (8 words), below r < 2^255. With window width c, a
 // scalar is written Σ_w d_w·2^(c·w) with d_w ∈ [−2^(c−1), 2^(c−1)] (a digit above 2^(c−1) becomes d − 2^c and
@@ -9,8 +9,15 @@
 // Stages (one kernel each, launched by the host in this order):
 //   histogram   counts[key] += 1 for every non-zero digit of every scalar other than 0 and 1
 //   (exclusive scan of counts → offsets; cursor = offsets)
-//   scatter     pairs[cursor[key]++] = point index | sign
-//   accumulate  bucket[key] = Σ ±P over its pairs (XYZZ += affine, madd-2008-s)
+//   scatter     pairs[cursor[key]++] = point index | sign, keys[same slot] = key: the pairs sorted by bucket
+//   accumulate_chunks
+//               the sorted pairs cut into chunks of equal length, one thread each (XYZZ += affine,
+//               madd-2008-s): every thread does the same work however the scalars fall (a bucket of 2^18 equal
+//               scalars is 2^18/chunk threads, not one). A run of a bucket that starts in the chunk is written
+//               to its bucket; the run continuing from the previous chunk becomes the chunk's "head" partial.
+//   combine_heads (levels 1, 2, ... until one chunk holds a level)
+//               the heads, again in chunks: a bucket's heads are consecutive, so the same rule applies; the
+//               run that starts in a chunk is added to its bucket, the continued one is passed up a level
 //   segments    per window, runs of L buckets: T = Σ k'·B_k' by a running sum from the top and
 //               S = Σ B_k'; the segment j contributes T + (j·L)·S to Σ_v v·B_v
 //   sum_groups  adds consecutive groups of points (segments → windows; partial sums of the ones)
@@ -27,6 +34,8 @@ namespace msm {
 
 constexpr int SCALAR_WORDS = 8;
 constexpr uint32_t SIGN_BIT = 0x80000000u;
+/** A head slot without a partial sum (its chunk began with the start of a bucket's run). */
+constexpr uint32_t NO_KEY = 0xffffffffu;
 
 struct scalar_words {
     uint32_t w[SCALAR_WORDS];
@@ -87,30 +96,101 @@ __device__ __forceinline__ void histogram(const uint32_t* scalars, size_t n, uin
 }
 
 __device__ __forceinline__ void scatter(const uint32_t* scalars, size_t n, uint32_t c, uint32_t windows,
-                                        uint32_t* cursor, uint32_t* pairs) {
+                                        uint32_t* cursor, uint32_t* pairs, uint32_t* keys) {
     const size_t i = global_thread();
     if (i >= n) return;
     for_each_digit(scalars, i, c, windows, [&](uint32_t key, bool negative) {
         uint32_t at = atomicAdd(cursor + key, 1u);
         pairs[at] = uint32_t(i) | (negative ? SIGN_BIT : 0u);
+        keys[at] = key;
     });
 }
 
-/** bucket[key] = Σ ±points over the key's pairs; one thread per bucket. */
+/** The number of sorted pairs: the end of the last bucket (read on the device, so the host never waits). */
+__device__ __forceinline__ uint32_t pair_total(const uint32_t* offsets, const uint32_t* counts, uint32_t buckets) {
+    return offsets[buckets - 1] + counts[buckets - 1];
+}
+
+/**
+ * Level 0 of the bucket sums. Thread t adds the pairs [t·chunk, (t+1)·chunk) of the sorted order. Each run of one
+ * key that starts inside the chunk is stored into its bucket (every non-empty bucket's run starts in exactly one
+ * chunk; the host zeroes the buckets first so that empty ones read as infinity); a run continued from the previous
+ * chunk is stored as this chunk's head partial, head_keys[t] = its key (NO_KEY when there is none).
+ */
 template <class Affine, class Xyzz>
-__device__ __forceinline__ void accumulate(const Affine* points, const uint32_t* pairs, const uint32_t* offsets,
-                                           const uint32_t* counts, uint32_t buckets, Xyzz* out) {
-    const size_t key = global_thread();
-    if (key >= buckets) return;
-    const uint32_t begin = offsets[key], end = begin + counts[key];
+__device__ __forceinline__ void accumulate_chunks(const Affine* points, const uint32_t* pairs, const uint32_t* keys,
+                                                  const uint32_t* offsets, const uint32_t* counts, uint32_t buckets,
+                                                  uint32_t chunk, Xyzz* bucket_sums, Xyzz* head_sums,
+                                                  uint32_t* head_keys) {
+    const size_t total = pair_total(offsets, counts, buckets);
+    const size_t t = global_thread();
+    size_t at = t * chunk;
+    if (at >= total) return;
+    const size_t end = at + chunk < total ? at + chunk : total;
+    uint32_t key = keys[at];
+    bool head = at > 0 && keys[at - 1] == key;
+    if (!head) head_keys[t] = NO_KEY;
     Xyzz acc = Xyzz::infinity();
-    for (uint32_t at = begin; at < end; at++) {
+    while (true) {
         const uint32_t pair = pairs[at];
         Affine p = Affine::load(points, pair & ~SIGN_BIT);
         if ((pair & SIGN_BIT) && !p.is_infinity()) p.y = p.y.neg();
         acc.add_affine(p);
+        const uint32_t next = ++at < end ? keys[at] : NO_KEY;
+        if (next == key) continue;
+        if (head) {
+            acc.store(head_sums, t);
+            head_keys[t] = key;
+            head = false;
+        } else {
+            acc.store(bucket_sums, key);
+        }
+        if (at >= end) return;
+        key = next;
+        acc = Xyzz::infinity();
     }
-    acc.store(out, key);
+}
+
+/**
+ * Level ℓ ≥ 1: the ⌈total/span⌉ head partials of level ℓ−1 (span = chunk^ℓ), in chunks again. A key's heads are
+ * consecutive (its pairs were), with NO_KEY slots only between keys, so level 0's rule holds: the run that starts
+ * in the chunk is added to its bucket — by this thread alone, as no other run of that key starts at this level —
+ * and a continued run is passed up as this chunk's head.
+ */
+template <class Xyzz>
+__device__ __forceinline__ void combine_heads(const Xyzz* in_sums, const uint32_t* in_keys, const uint32_t* offsets,
+                                              const uint32_t* counts, uint32_t buckets, uint64_t span,
+                                              uint32_t chunk, Xyzz* bucket_sums, Xyzz* out_sums,
+                                              uint32_t* out_keys) {
+    const size_t count = (pair_total(offsets, counts, buckets) + span - 1) / span;
+    const size_t t = global_thread();
+    size_t at = t * chunk;
+    if (at >= count) return;
+    const size_t end = at + chunk < count ? at + chunk : count;
+    out_keys[t] = NO_KEY;
+    while (at < end && in_keys[at] == NO_KEY) at++;
+    if (at >= end) return;
+    uint32_t key = in_keys[at];
+    bool head = at > 0 && in_keys[at - 1] == key;
+    Xyzz acc = Xyzz::infinity();
+    while (true) {
+        acc.add(Xyzz::load(in_sums, at));
+        const uint32_t next = ++at < end ? in_keys[at] : NO_KEY;
+        if (next == key) continue;
+        if (head) {
+            acc.store(out_sums, t);
+            out_keys[t] = key;
+            head = false;
+        } else {
+            Xyzz bucket = Xyzz::load(bucket_sums, key);
+            bucket.add(acc);
+            bucket.store(bucket_sums, key);
+        }
+        while (at < end && in_keys[at] == NO_KEY) at++;
+        if (at >= end) return;
+        key = in_keys[at];
+        acc = Xyzz::infinity();
+    }
 }
 
 /**

@@ -3,6 +3,8 @@ package io.proofline.gpu;
 import io.proofline.algebra.bls12381.Bls12381;
 import io.proofline.algebra.bn254.Bn254;
 import io.proofline.algebra.field.PrimeField;
+import io.proofline.snark.SnarkCurve;
+import io.proofline.snark.SnarkCurves;
 
 /**
  * The curves the fatbin instantiates (native-cuda/curves/*.cu), with their kernel-name prefix and the sizes of
@@ -29,6 +31,11 @@ public enum GpuCurve {
 
     public PrimeField fr() {
         return fr;
+    }
+
+    /** The snark curve with these fields (its groups are the CPU's reference for the kernels). */
+    public SnarkCurve snarkCurve() {
+        return SnarkCurves.byPrimes(fq.modulus(), fr.modulus()).orElseThrow();
     }
 
     /** The name of this curve's instance of a kernel, e.g. {@code bn254_g1_accumulate}. */

@@ -1,30 +1,42 @@
 package io.proofline.gpu;
 
+import io.proofline.algebra.field.FieldOps;
+
 /**
- * Multi-scalar multiplication Σ sᵢ·Pᵢ over G1 on the GPU (Pippenger, native-cuda/msm/pippenger.cuh), for a fixed
- * number of points n, with its scratch buffers allocated once. Points are affine {@code x‖y} in Montgomery form
- * (snarkjs zkey layout; (0,0) is infinity) and stay resident; scalars are canonical little-endian 256-bit words.
- * Scalars 0 and 1 bypass Pippenger: 0 contributes nothing, the points with scalar 1 are summed directly.
+ * Multi-scalar multiplication Σ sᵢ·Pᵢ over G1 or G2 on the GPU (Pippenger, native-cuda/msm/pippenger.cuh), for a
+ * fixed number of points n, with its scratch buffers allocated once. Points are affine {@code x‖y} in Montgomery
+ * form (snarkjs zkey layout; all-zero is infinity) and stay resident; scalars are canonical little-endian 256-bit
+ * words. Scalars 0 and 1 bypass Pippenger: 0 contributes nothing, the points with scalar 1 are summed directly.
  *
  * <p>Window width c = log2(n) − 4 clamped to [4, 16] (DESIGN §8: about N·⌈b/c⌉ + ⌈b/c⌉·2^c additions, with signed
- * digits halving the buckets). Not thread-safe: one instance per worker.
+ * digits halving the buckets). The bucket sums run over the sorted pairs in chunks of equal length, so their cost
+ * does not depend on how the scalars spread over the buckets. Not thread-safe: one instance per worker.
+ *
+ * <p>Shape knobs (system properties, read once; the defaults are the measured best, docs/gpu-notes.md):
+ * {@value #CHUNK_PROPERTY} pairs per thread in the bucket sums, {@value #SEGMENT_PROPERTY} buckets per thread in
+ * the bucket reduction, {@value #TREE_GROUP_PROPERTY} points per thread in each level of the partial-sum trees.
  */
 public final class GpuMsm implements AutoCloseable {
 
     /** Scalars are 256-bit: 8 words of 32 bits. */
     public static final int SCALAR_BYTES = 32;
+    public static final String CHUNK_PROPERTY = "proofline.gpu.msm.chunk";
+    public static final String SEGMENT_PROPERTY = "proofline.gpu.msm.segment";
+    public static final String TREE_GROUP_PROPERTY = "proofline.gpu.msm.tree-group";
+    private static final int CHUNK = Integer.getInteger(CHUNK_PROPERTY, 32);
+    private static final int SEGMENT = Integer.getInteger(SEGMENT_PROPERTY, 16);
+    private static final int TREE_GROUP = Integer.getInteger(TREE_GROUP_PROPERTY, 8);
     /** Points with scalar 1 summed per thread before the tree of partial sums. */
     private static final int ONES_PER_THREAD = 256;
-    /** Buckets per thread in the bucket-reduction step, and points per thread in the partial-sum trees. */
-    private static final int GROUP = 32;
 
     private final KernelModule module;
-    private final GpuCurve curve;
+    private final GpuGroup group;
     private final int n;
     private final int c;
     private final int windows;
     private final int bucketsPerWindow;
     private final int buckets;
+    private final long maxPairs;
     private final int segmentLength;
     private final int segmentsPerWindow;
     private final int scanBlocks;
@@ -35,7 +47,12 @@ public final class GpuMsm implements AutoCloseable {
     private final DeviceBuffer cursor;
     private final DeviceBuffer scanTotals;
     private final DeviceBuffer pairs;
+    private final DeviceBuffer pairKeys;
     private final DeviceBuffer bucketSums;
+    private final DeviceBuffer headSumsA;
+    private final DeviceBuffer headKeysA;
+    private final DeviceBuffer headSumsB;
+    private final DeviceBuffer headKeysB;
     private final DeviceBuffer treeA;
     private final DeviceBuffer treeB;
     private final DeviceBuffer onesA;
@@ -43,41 +60,65 @@ public final class GpuMsm implements AutoCloseable {
     private final DeviceBuffer result;
     private final XyzzHorner horner;
 
+    /** A G1 MSM of n points with the default window. */
     public GpuMsm(KernelModule module, GpuCurve curve, int n) {
-        this(module, curve, n, defaultWindowBits(n));
+        this(module, GpuGroup.g1(curve), n, defaultWindowBits(n));
     }
 
+    /** A G1 MSM of n points with a window of {@code windowBits}. */
     public GpuMsm(KernelModule module, GpuCurve curve, int n, int windowBits) {
+        this(module, GpuGroup.g1(curve), n, windowBits);
+    }
+
+    public GpuMsm(KernelModule module, GpuGroup group, int n) {
+        this(module, group, n, defaultWindowBits(n));
+    }
+
+    public GpuMsm(KernelModule module, GpuGroup group, int n, int windowBits) {
         if (n < 1) {
             throw new IllegalArgumentException("MSM of " + n + " points");
         }
         if (windowBits < 2 || windowBits > module.tunables().msmMaxWindowBits()) {
             throw new IllegalArgumentException("window of " + windowBits + " bits");
         }
+        for (int knob : new int[] {CHUNK, SEGMENT, TREE_GROUP}) {
+            if (knob < 2 || Integer.bitCount(knob) != 1) {
+                throw new IllegalArgumentException("MSM shape knobs must be powers of two >= 2: chunk " + CHUNK
+                        + ", segment " + SEGMENT + ", tree group " + TREE_GROUP);
+            }
+        }
         this.module = module;
-        this.curve = curve;
+        this.group = group;
         this.n = n;
         this.c = windowBits;
         this.windows = (256 + c - 1) / c;
         this.bucketsPerWindow = 1 << (c - 1);
         this.buckets = windows * bucketsPerWindow;
-        this.segmentLength = Math.min(GROUP, bucketsPerWindow);
+        this.maxPairs = (long) n * windows;
+        this.segmentLength = Math.min(SEGMENT, bucketsPerWindow);
         this.segmentsPerWindow = bucketsPerWindow / segmentLength;
         this.scanBlocks = Math.toIntExact(KernelModule.blocksFor(buckets, module.tunables().scanThreads()));
         this.onesPartials = Math.toIntExact(KernelModule.blocksFor(n, ONES_PER_THREAD));
-        long xyzz = curve.xyzzBytes();
+        long xyzz = group.xyzzBytes();
+        long heads = ceilDiv(maxPairs, CHUNK);
+        long heads2 = ceilDiv(heads, CHUNK);
         this.counts = DeviceBuffer.allocate(4L * buckets);
         this.offsets = DeviceBuffer.allocate(4L * buckets);
         this.cursor = DeviceBuffer.allocate(4L * buckets);
         this.scanTotals = DeviceBuffer.allocate(4L * scanBlocks);
-        this.pairs = DeviceBuffer.allocate(4L * n * windows);
+        this.pairs = DeviceBuffer.allocate(4L * maxPairs);
+        this.pairKeys = DeviceBuffer.allocate(4L * maxPairs);
         this.bucketSums = DeviceBuffer.allocate(xyzz * buckets);
+        this.headSumsA = DeviceBuffer.allocate(xyzz * heads);
+        this.headKeysA = DeviceBuffer.allocate(4L * heads);
+        this.headSumsB = DeviceBuffer.allocate(xyzz * heads2);
+        this.headKeysB = DeviceBuffer.allocate(4L * heads2);
         this.treeA = DeviceBuffer.allocate(xyzz * windows * segmentsPerWindow);
         this.treeB = DeviceBuffer.allocate(xyzz * windows * segmentsPerWindow);
         this.onesA = DeviceBuffer.allocate(xyzz * onesPartials);
         this.onesB = DeviceBuffer.allocate(xyzz * onesPartials);
         this.result = DeviceBuffer.allocate(xyzz * (windows + 1));
-        this.horner = new XyzzHorner(curve.fq());
+        this.horner = new XyzzHorner(group.coordinateField());
     }
 
     /** c = log2(n) − 4, clamped to [4, 16]. */
@@ -91,7 +132,11 @@ public final class GpuMsm implements AutoCloseable {
     }
 
     public GpuCurve curve() {
-        return curve;
+        return group.curve();
+    }
+
+    public GpuGroup group() {
+        return group;
     }
 
     public int windowBits() {
@@ -100,8 +145,11 @@ public final class GpuMsm implements AutoCloseable {
 
     /** Device bytes this instance holds. */
     public long scratchBytes() {
-        return counts.bytes() + offsets.bytes() + cursor.bytes() + scanTotals.bytes() + pairs.bytes()
-                + bucketSums.bytes() + treeA.bytes() + treeB.bytes() + onesA.bytes() + onesB.bytes() + result.bytes();
+        long bytes = 0;
+        for (DeviceBuffer b : buffers()) {
+            bytes += b.bytes();
+        }
+        return bytes;
     }
 
     /** Queues the GPU part of the MSM on {@code stream} (everything but the host's final Horner step). */
@@ -111,7 +159,7 @@ public final class GpuMsm implements AutoCloseable {
 
     /** As {@link #enqueue(DeviceBuffer, DeviceBuffer, GpuStream)}, marking each stage's end in {@code times}. */
     public void enqueue(DeviceBuffer points, DeviceBuffer scalars, GpuStream stream, StageTimes times) {
-        if (points.bytes() < (long) n * curve.affineBytes() || scalars.bytes() < (long) n * SCALAR_BYTES) {
+        if (points.bytes() < (long) n * group.affineBytes() || scalars.bytes() < (long) n * SCALAR_BYTES) {
             throw new IllegalArgumentException("points or scalars shorter than " + n + " entries");
         }
         Tunables t = module.tunables();
@@ -129,21 +177,42 @@ public final class GpuMsm implements AutoCloseable {
         module.launch("proofline_scan_add", scanBlocks, t.scanThreads(), stream, offsets, scanTotals, (long) buckets);
         cursor.copyFromAsync(offsets, offsets.bytes(), stream);
         module.launch("proofline_msm_scatter", KernelModule.blocksFor(n, ew), ew, stream, scalars, nn, c, windows,
-                cursor, pairs);
+                cursor, pairs, pairKeys);
         times.mark("sort", stream);
-        // 2. Bucket sums, one thread per bucket.
-        module.launch(curve.kernel("g1_accumulate"), KernelModule.blocksFor(buckets, pt), pt, stream, points, pairs,
-                offsets, counts, buckets, bucketSums);
+        // 2. Bucket sums: the sorted pairs in equal chunks, then the chunks' head partials level by level until
+        //    one chunk holds a whole level (the kernels read the pair count on the device).
+        bucketSums.zeroAsync(bucketSums.bytes(), stream);
+        module.launch(group.kernel("accumulate_chunks"), KernelModule.blocksFor(ceilDiv(maxPairs, CHUNK), pt), pt,
+                stream, points, pairs, pairKeys, offsets, counts, buckets, CHUNK, bucketSums, headSumsA, headKeysA);
+        DeviceBuffer inSums = headSumsA;
+        DeviceBuffer inKeys = headKeysA;
+        DeviceBuffer outSums = headSumsB;
+        DeviceBuffer outKeys = headKeysB;
+        long levelCount = ceilDiv(maxPairs, CHUNK);
+        for (long span = CHUNK; levelCount > 1; span *= CHUNK) {
+            module.launch(group.kernel("combine_heads"), KernelModule.blocksFor(ceilDiv(levelCount, CHUNK), pt), pt,
+                    stream, inSums, inKeys, offsets, counts, buckets, span, CHUNK, bucketSums, outSums, outKeys);
+            if (levelCount <= CHUNK) {
+                break;
+            }
+            levelCount = ceilDiv(levelCount, CHUNK);
+            DeviceBuffer s = inSums;
+            inSums = outSums;
+            outSums = s;
+            DeviceBuffer k = inKeys;
+            inKeys = outKeys;
+            outKeys = k;
+        }
         times.mark("accumulate", stream);
         // 3. Bucket reduction Σ v·B_v per window: segments, then trees of partial sums down to one per window.
         long segments = (long) windows * segmentsPerWindow;
-        module.launch(curve.kernel("g1_segments"), KernelModule.blocksFor(segments, pt), pt, stream, bucketSums,
+        module.launch(group.kernel("segments"), KernelModule.blocksFor(segments, pt), pt, stream, bucketSums,
                 windows, c, segmentLength, treeA);
         times.mark("segments", stream);
         DeviceBuffer windowSums = reduceTree(treeA, treeB, segments, segmentsPerWindow, stream);
         times.mark("window trees", stream);
         // 4. The points with scalar 1.
-        module.launch(curve.kernel("g1_ones"), KernelModule.blocksFor(onesPartials, pt), pt, stream, points, scalars,
+        module.launch(group.kernel("ones"), KernelModule.blocksFor(onesPartials, pt), pt, stream, points, scalars,
                 nn, ONES_PER_THREAD, onesA);
         DeviceBuffer onesSum = reduceTree(onesA, onesB, onesPartials, onesPartials, stream);
         times.mark("ones", stream);
@@ -160,9 +229,9 @@ public final class GpuMsm implements AutoCloseable {
     public long[] run(DeviceBuffer points, DeviceBuffer scalars, GpuStream stream) {
         enqueue(points, scalars, stream);
         stream.synchronize();
-        int limbs = curve.fq().limbs();
-        long[] sums = result.downloadLongs(0, (windows + 1) * 4 * limbs);
-        long[] ones = java.util.Arrays.copyOfRange(sums, windows * 4 * limbs, (windows + 1) * 4 * limbs);
+        int w = group.coordinateLongs();
+        long[] sums = result.downloadLongs(0, (windows + 1) * 4 * w);
+        long[] ones = java.util.Arrays.copyOfRange(sums, windows * 4 * w, (windows + 1) * 4 * w);
         return horner.combine(sums, windows, c, ones);
     }
 
@@ -171,12 +240,12 @@ public final class GpuMsm implements AutoCloseable {
      * x = X/ZZ, y = Y/ZZZ (two inversions on the host).
      */
     public long[] runAffine(DeviceBuffer points, DeviceBuffer scalars, GpuStream stream) {
-        return toAffine(curve.fq(), run(points, scalars, stream));
+        return toAffine(group.coordinateField(), run(points, scalars, stream));
     }
 
     /** XYZZ {@code X‖Y‖ZZ‖ZZZ} → affine {@code x‖y}; ZZ = 0 is the point at infinity, (0, 0). */
-    static long[] toAffine(io.proofline.algebra.field.PrimeField fq, long[] xyzz) {
-        int w = fq.limbs();
+    static long[] toAffine(FieldOps fq, long[] xyzz) {
+        int w = fq.width();
         long[] out = new long[2 * w];
         if (fq.isZero(xyzz, 2 * w)) {
             return out;
@@ -190,24 +259,28 @@ public final class GpuMsm implements AutoCloseable {
     }
 
     private long xyzz() {
-        return curve.xyzzBytes();
+        return group.xyzzBytes();
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return (a + b - 1) / b;
     }
 
     /**
      * Sums runs of {@code runLength} consecutive points (runLength a power of two, or everything) down to one per
-     * run, {@value #GROUP} per thread per level, ping-ponging between {@code a} and {@code b}; returns the holder.
+     * run, {@link #TREE_GROUP} per thread per level, ping-ponging between {@code a} and {@code b}; returns the holder.
      */
     private DeviceBuffer reduceTree(DeviceBuffer a, DeviceBuffer b, long count, long runLength, GpuStream stream) {
         int pt = module.tunables().pointThreads();
         DeviceBuffer in = a;
         DeviceBuffer out = b;
         while (runLength > 1) {
-            int group = (int) Math.min(GROUP, runLength);
-            long outCount = (count + group - 1) / group;
-            module.launch(curve.kernel("g1_sum_groups"), KernelModule.blocksFor(outCount, pt), pt, stream, in, count,
-                    group, out);
+            int width = (int) Math.min(TREE_GROUP, runLength);
+            long outCount = (count + width - 1) / width;
+            module.launch(group.kernel("sum_groups"), KernelModule.blocksFor(outCount, pt), pt, stream, in, count,
+                    width, out);
             count = outCount;
-            runLength = (runLength + group - 1) / group;
+            runLength = (runLength + width - 1) / width;
             DeviceBuffer swap = in;
             in = out;
             out = swap;
@@ -215,10 +288,14 @@ public final class GpuMsm implements AutoCloseable {
         return in;
     }
 
+    private DeviceBuffer[] buffers() {
+        return new DeviceBuffer[] {counts, offsets, cursor, scanTotals, pairs, pairKeys, bucketSums, headSumsA,
+                headKeysA, headSumsB, headKeysB, treeA, treeB, onesA, onesB, result};
+    }
+
     @Override
     public void close() {
-        for (DeviceBuffer b : new DeviceBuffer[] {counts, offsets, cursor, scanTotals, pairs, bucketSums, treeA, treeB,
-                onesA, onesB, result}) {
+        for (DeviceBuffer b : buffers()) {
             b.close();
         }
     }

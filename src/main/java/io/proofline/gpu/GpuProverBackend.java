@@ -24,32 +24,46 @@ import java.util.Optional;
  * error during a proof becomes a {@link BackendFaultException}.
  *
  * <p>Device memory for resident keys is bounded per device by the system property {@value #KEY_BUDGET_PROPERTY}
- * (bytes), by default half the device's memory; idle keys are evicted least recently used first.
+ * (bytes), by default half the device's memory; idle keys are evicted least recently used first. With
+ * {@value #B2_ON_DEVICE_PROPERTY}{@code =true} the G2 MSM runs on the device too, in prove start (B2 then stays
+ * resident with the G1 sections), and prove finish only assembles.
  */
 public final class GpuProverBackend implements ProverBackend, AutoCloseable {
 
     public static final String NAME = "gpu";
     /** System property: device bytes the resident keys of one device may take. */
     public static final String KEY_BUDGET_PROPERTY = "proofline.gpu.key-budget-bytes";
+    /** System property: {@code true} runs the B2 G2 MSM on the device in prove start instead of CPU threads. */
+    public static final String B2_ON_DEVICE_PROPERTY = "proofline.gpu.b2-on-device";
 
     private final int ordinal;
     private final long keyBudgetBytes;
+    private final boolean b2OnDevice;
     private GpuProverWorker worker;
 
     /** Device 0, key budget from {@value #KEY_BUDGET_PROPERTY} or half the device's memory. */
     public GpuProverBackend() {
-        this(0, Long.getLong(KEY_BUDGET_PROPERTY, 0L));
+        this(0, Long.getLong(KEY_BUDGET_PROPERTY, 0L), Boolean.getBoolean(B2_ON_DEVICE_PROPERTY));
     }
 
     /**
      * @param keyBudgetBytes device bytes for resident keys; 0 means half the device's memory
      */
     public GpuProverBackend(int ordinal, long keyBudgetBytes) {
+        this(ordinal, keyBudgetBytes, Boolean.getBoolean(B2_ON_DEVICE_PROPERTY));
+    }
+
+    /**
+     * @param keyBudgetBytes device bytes for resident keys; 0 means half the device's memory
+     * @param b2OnDevice     whether the G2 MSM runs on the device (in prove start) rather than on CPU threads
+     */
+    public GpuProverBackend(int ordinal, long keyBudgetBytes, boolean b2OnDevice) {
         if (ordinal < 0 || keyBudgetBytes < 0) {
             throw new IllegalArgumentException("device " + ordinal + ", key budget " + keyBudgetBytes);
         }
         this.ordinal = ordinal;
         this.keyBudgetBytes = keyBudgetBytes;
+        this.b2OnDevice = b2OnDevice;
     }
 
     @Override
@@ -71,7 +85,7 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
 
     @Override
     public ProverBackend onDevice(int deviceOrdinal) {
-        return deviceOrdinal == ordinal ? this : new GpuProverBackend(deviceOrdinal, keyBudgetBytes);
+        return deviceOrdinal == ordinal ? this : new GpuProverBackend(deviceOrdinal, keyBudgetBytes, b2OnDevice);
     }
 
     @Override
@@ -91,6 +105,9 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
 
     @Override
     public Proof proveFinish(PendingProof pending) {
+        if (pending.hasSumB2()) {
+            return ProofAssembly.assemble(pending, pending.sumB2());
+        }
         ProvingKey key = pending.key();
         long[] sumB2 = Msm.compute(key.curve().g2(), key.b2(), 0, pending.witness().canonical(), 0, key.nVars());
         return ProofAssembly.assemble(pending, sumB2);
@@ -114,7 +131,7 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
             }
             GpuDevice device = devices.get(ordinal);
             long budget = keyBudgetBytes > 0 ? keyBudgetBytes : device.totalMemoryBytes() / 2;
-            worker = new GpuProverWorker(device, budget);
+            worker = new GpuProverWorker(device, budget, b2OnDevice);
         }
         return worker;
     }

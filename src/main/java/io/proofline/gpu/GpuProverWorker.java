@@ -17,7 +17,8 @@ import java.util.Map;
  * <ol>
  * <li>pin the key's resident G1 sections (uploaded on first use);
  * <li>upload a, b, c; H = 3 inverse NTTs, ·ω_2N^i, 3 NTTs, {@code h = a'b' − c'}, to canonical form;
- * <li>upload the witness; ΣA, ΣB1 over all of it, ΣC over {@code w[ℓ+1..]}, ΣH over h.
+ * <li>upload the witness; ΣA, ΣB1 over all of it, ΣC over {@code w[ℓ+1..]}, ΣH over h;
+ * <li>when configured, ΣB2 on G2 over the whole witness too (else prove finish runs it on CPU threads).
  * </ol>
  */
 final class GpuProverWorker implements AutoCloseable {
@@ -29,15 +30,17 @@ final class GpuProverWorker implements AutoCloseable {
     private final KernelModule module;
     private final GpuStream stream;
     private final ResidentKeyCache<ProvingKey, ResidentKey> keys;
+    private final boolean b2OnDevice;
     private final Map<Integer, GpuNtt> ntts = lru();
-    private final Map<Integer, GpuMsm> msms = lru();
+    private final Map<String, GpuMsm> msms = lru();
     private final Scratch a = new Scratch();
     private final Scratch b = new Scratch();
     private final Scratch c = new Scratch();
     private final Scratch witness = new Scratch();
     private final Scratch privateWitness = new Scratch();
 
-    GpuProverWorker(GpuDevice device, long keyBudgetBytes) {
+    GpuProverWorker(GpuDevice device, long keyBudgetBytes, boolean b2OnDevice) {
+        this.b2OnDevice = b2OnDevice;
         this.context = GpuContext.open(device);
         try {
             this.module = KernelModule.load(context);
@@ -65,7 +68,7 @@ final class GpuProverWorker implements AutoCloseable {
         int firstPrivate = key.nPublic() + 1;
         long scalar = GpuMsm.SCALAR_BYTES;
         try (ResidentKeyCache.Lease<ResidentKey> lease =
-                     keys.acquire(key, ResidentKey.bytes(key), () -> ResidentKey.upload(key))) {
+                     keys.acquire(key, ResidentKey.bytes(key, b2OnDevice), () -> ResidentKey.upload(key, b2OnDevice))) {
             ResidentKey points = lease.value();
             // H on the device.
             DeviceBuffer da = a.upload(abc.a().segment());
@@ -78,32 +81,26 @@ final class GpuProverWorker implements AutoCloseable {
             ntt.fromMontgomery(da, stream);
             // The G1 MSMs.
             DeviceBuffer dw = witness.upload(w.canonical());
-            long[] sumA = msm(curve, m).runAffine(points.a, dw, stream);
-            long[] sumB1 = msm(curve, m).runAffine(points.b1, dw, stream);
+            GpuGroup g1 = GpuGroup.g1(curve);
+            long[] sumA = msm(g1, m).runAffine(points.a, dw, stream);
+            long[] sumB1 = msm(g1, m).runAffine(points.b1, dw, stream);
             long[] sumC;
             if (m > firstPrivate) {
                 DeviceBuffer dp = privateWitness.ensure((m - firstPrivate) * scalar);
                 dp.copyRangeFromAsync(dw, firstPrivate * scalar, (m - firstPrivate) * scalar, stream);
-                sumC = msm(curve, m - firstPrivate).runAffine(points.c, dp, stream);
+                sumC = msm(g1, m - firstPrivate).runAffine(points.c, dp, stream);
             } else {
                 sumC = new long[curve.affineBytes() / 8];
             }
-            long[] sumH = msm(curve, n).runAffine(points.h, da, stream);
-            return new PendingProof(key, w, sumA, sumB1, sumC, sumH);
+            long[] sumH = msm(g1, n).runAffine(points.h, da, stream);
+            long[] sumB2 = b2OnDevice ? msm(GpuGroup.g2(curve), m).runAffine(points.b2, dw, stream) : null;
+            return new PendingProof(key, w, sumA, sumB1, sumC, sumH, sumB2);
         }
     }
 
-    private GpuMsm msm(GpuCurve curve, int n) {
-        GpuMsm msm = msms.get(n);
-        if (msm != null && msm.curve() != curve) {
-            msms.remove(n).close();
-            msm = null;
-        }
-        if (msm == null) {
-            msm = new GpuMsm(module, curve, n);
-            msms.put(n, msm);
-        }
-        return msm;
+    /** The MSM instance of this group and size, kept for the next proof. */
+    private GpuMsm msm(GpuGroup group, int n) {
+        return msms.computeIfAbsent(group + "/" + n, k -> new GpuMsm(module, group, n));
     }
 
     /** Device bytes of the working buffers (not the resident keys). */
@@ -131,10 +128,10 @@ final class GpuProverWorker implements AutoCloseable {
         context.close();
     }
 
-    private static <T extends AutoCloseable> Map<Integer, T> lru() {
+    private static <K, T extends AutoCloseable> Map<K, T> lru() {
         return new LinkedHashMap<>(16, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<Integer, T> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<K, T> eldest) {
                 if (size() <= KEPT_PER_SIZE) {
                     return false;
                 }

@@ -2,10 +2,15 @@ package io.proofline.gpu;
 
 import io.proofline.snark.ProvingKey;
 
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
 /**
- * The G1 point sections of a proving key on one device, in the zkey's layout (affine {@code x‖y}, Montgomery form),
- * which is what {@link GpuMsm} reads: A and B1 ({@code m} points), C ({@code m − ℓ − 1}), H (N). B2 stays on the host:
- * its G2 MSM runs on CPU threads in prove finish.
+ * The point sections of a proving key on one device, in the zkey's layout (affine {@code x‖y}, Montgomery form),
+ * which is what {@link GpuMsm} reads: the G1 sections A and B1 ({@code m} points), C ({@code m − ℓ − 1}), H (N), and
+ * — only when the G2 MSM runs on the device — B2 ({@code m} G2 points). Otherwise B2 stays on the host, where prove
+ * finish runs its MSM on CPU threads.
  */
 final class ResidentKey implements AutoCloseable {
 
@@ -13,51 +18,45 @@ final class ResidentKey implements AutoCloseable {
     final DeviceBuffer b1;
     final DeviceBuffer c;
     final DeviceBuffer h;
+    /** Null when B2 stays on the host. */
+    final DeviceBuffer b2;
 
-    private ResidentKey(DeviceBuffer a, DeviceBuffer b1, DeviceBuffer c, DeviceBuffer h) {
-        this.a = a;
-        this.b1 = b1;
-        this.c = c;
-        this.h = h;
+    private ResidentKey(List<DeviceBuffer> sections) {
+        this.a = sections.get(0);
+        this.b1 = sections.get(1);
+        this.c = sections.get(2);
+        this.h = sections.get(3);
+        this.b2 = sections.size() > 4 ? sections.get(4) : null;
     }
 
-    /** Device bytes the key's G1 sections take. */
-    static long bytes(ProvingKey key) {
-        return key.a().byteSize() + key.b1().byteSize() + key.c().byteSize() + key.h().byteSize();
+    /** Device bytes the key's resident sections take. */
+    static long bytes(ProvingKey key, boolean withB2) {
+        long bytes = 0;
+        for (MemorySegment section : sections(key, withB2)) {
+            bytes += section.byteSize();
+        }
+        return bytes;
     }
 
-    /** Uploads the four sections (synchronously) into the current context. */
-    static ResidentKey upload(ProvingKey key) {
-        DeviceBuffer a = null;
-        DeviceBuffer b1 = null;
-        DeviceBuffer c = null;
+    /** Uploads the sections (synchronously) into the current context; on a failure frees what it had uploaded. */
+    static ResidentKey upload(ProvingKey key, boolean withB2) {
+        List<DeviceBuffer> uploaded = new ArrayList<>();
         try {
-            a = section(key.a().byteSize());
-            a.upload(key.a());
-            b1 = section(key.b1().byteSize());
-            b1.upload(key.b1());
-            c = section(key.c().byteSize());
-            c.upload(key.c());
-            DeviceBuffer h = section(key.h().byteSize());
-            try {
-                h.upload(key.h());
-            } catch (RuntimeException e) {
-                h.close();
-                throw e;
+            for (MemorySegment section : sections(key, withB2)) {
+                DeviceBuffer d = DeviceBuffer.allocate(section.byteSize());
+                uploaded.add(d);
+                d.upload(section);
             }
-            return new ResidentKey(a, b1, c, h);
+            return new ResidentKey(uploaded);
         } catch (RuntimeException e) {
-            for (DeviceBuffer b : new DeviceBuffer[] {a, b1, c}) {
-                if (b != null) {
-                    b.close();
-                }
-            }
+            uploaded.forEach(DeviceBuffer::close);
             throw e;
         }
     }
 
-    private static DeviceBuffer section(long bytes) {
-        return DeviceBuffer.allocate(bytes);
+    private static List<MemorySegment> sections(ProvingKey key, boolean withB2) {
+        return withB2 ? List.of(key.a(), key.b1(), key.c(), key.h(), key.b2())
+                : List.of(key.a(), key.b1(), key.c(), key.h());
     }
 
     @Override
@@ -66,5 +65,8 @@ final class ResidentKey implements AutoCloseable {
         b1.close();
         c.close();
         h.close();
+        if (b2 != null) {
+            b2.close();
+        }
     }
 }

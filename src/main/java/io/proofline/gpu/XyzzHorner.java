@@ -1,6 +1,6 @@
 package io.proofline.gpu;
 
-import io.proofline.algebra.field.PrimeField;
+import io.proofline.algebra.field.FieldOps;
 
 /**
  * The last step of Pippenger on the host: Σ_w 2^(c·w)·window_w + extra, by Horner from the top window, in XYZZ
@@ -9,23 +9,24 @@ import io.proofline.algebra.field.PrimeField;
  *
  * <p>Why on the host: it is a chain of (W−1)·c ≈ 240 dependent doublings. On the GPU that runs on one thread, where
  * every multiplication is a serial carry chain of ~4N² multiply-adds (≈ 0.5 µs), so ≈ 1 ms; the CPU's 64-bit
- * multiplier does the same chain in ≈ 0.1 ms. Scratch is per instance: one instance per thread.
+ * multiplier does the same chain in ≈ 0.1 ms. The coordinates are any {@link FieldOps} (Fq for G1, Fq2 for G2).
+ * Scratch is per instance: one instance per thread.
  */
 final class XyzzHorner {
 
-    private final PrimeField fq;
+    private final FieldOps fq;
     private final int w;
     private final long[] acc;
     private final long[] t;
 
-    XyzzHorner(PrimeField fq) {
+    XyzzHorner(FieldOps fq) {
         this.fq = fq;
-        this.w = fq.limbs();
+        this.w = fq.width();
         this.acc = new long[4 * w];
         this.t = new long[12 * w];
     }
 
-    /** Points are X‖Y‖ZZ‖ZZZ runs of 4·limbs longs; {@code windows} of them in {@code sums}, one in {@code extra}. */
+    /** Points are X‖Y‖ZZ‖ZZZ runs of 4·width longs; {@code windows} of them in {@code sums}, one in {@code extra}. */
     long[] combine(long[] sums, int windows, int c, long[] extra) {
         System.arraycopy(sums, (windows - 1) * 4 * w, acc, 0, 4 * w);
         for (int window = windows - 2; window >= 0; window--) {

@@ -6,6 +6,7 @@ import io.proofline.gpu.GpuContext;
 import io.proofline.gpu.GpuCurve;
 import io.proofline.gpu.GpuDevice;
 import io.proofline.gpu.GpuDevices;
+import io.proofline.gpu.GpuGroup;
 import io.proofline.gpu.GpuMsm;
 import io.proofline.gpu.GpuNtt;
 import io.proofline.gpu.GpuStream;
@@ -70,6 +71,8 @@ public final class GpuSelfTest {
                     int n = 1 << Math.min(20, options.maxLog());
                     checkMsm(module, stream, curve, n, ScalarMix.UNIFORM, true);
                     checkMsm(module, stream, curve, n, ScalarMix.WITNESS, true);
+                    checkG2Msm(module, stream, curve, 1 << 10, ScalarMix.WITNESS);
+                    checkG2Msm(module, stream, curve, 1 << Math.min(20, options.maxLog()), ScalarMix.UNIFORM);
                     bench(module, stream, curve);
                     continue;
                 }
@@ -93,6 +96,10 @@ public final class GpuSelfTest {
                         checkMsm(module, stream, curve, 1 << log, ScalarMix.WITNESS, true);
                     }
                 }
+                checkG2Msm(module, stream, curve, 1, ScalarMix.UNIFORM);
+                checkG2Msm(module, stream, curve, 100, ScalarMix.ONES);
+                checkG2Msm(module, stream, curve, 1 << 10, ScalarMix.WITNESS);
+                checkG2Msm(module, stream, curve, 1 << Math.min(16, options.maxLog()), ScalarMix.UNIFORM);
                 if (options.bench()) {
                     bench(module, stream, curve);
                 }
@@ -275,6 +282,33 @@ public final class GpuSelfTest {
                 }
             }
         }
+    }
+
+    /** G2 MSM against the CPU's {@link io.proofline.algebra.curve.Msm}; timed at the largest size when benching. */
+    private void checkG2Msm(KernelModule module, GpuStream stream, GpuCurve curve, int n, ScalarMix mix) {
+        String check = "g2 msm " + mix.name().toLowerCase(Locale.ROOT);
+        guarded(curve, check, sizeName(n), () -> {
+            G2MsmInput input = G2MsmInput.create(curve, n, mix, random);
+            try (DeviceBuffer points = DeviceBuffer.of(input.points());
+                 DeviceBuffer scalars = DeviceBuffer.of(input.scalars());
+                 GpuMsm msm = new GpuMsm(module, GpuGroup.g2(curve), n)) {
+                long[] got = msm.runAffine(points, scalars, stream);
+                boolean ok = Arrays.equals(got, input.expected());
+                record(curve, check + " c=" + msm.windowBits(), sizeName(n), ok,
+                        ok ? "equal to the CPU's Msm" : "differs from the CPU's Msm");
+                if (options.bench() && n == (1 << Math.min(20, options.maxLog()))) {
+                    time(curve, check + " c=" + msm.windowBits(), sizeName(n), stream,
+                            () -> msm.enqueue(points, scalars, stream));
+                    try (StageTimes times = new StageTimes()) {
+                        msm.enqueue(points, scalars, stream, times);
+                        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-10s %-40s %-6s", curve,
+                                "g2 msm stages (one run)", sizeName(n)));
+                        times.millis().forEach((k, v) -> line.append(String.format(Locale.ROOT, " %s %.3f", k, v)));
+                        timing(line.toString());
+                    }
+                }
+            }
+        });
     }
 
     // ---- timing ---------------------------------------------------------------------------------------------------

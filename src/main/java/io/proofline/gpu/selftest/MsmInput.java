@@ -101,7 +101,7 @@ record MsmInput(long[] points, long[] scalars, BigInteger expectedLog, long[] lo
     }
 
     /** A scalar in Montgomery form, drawn by the mix. */
-    private static long[] scalar(PrimeField fr, GpuSelfTest.ScalarMix mix, SplittableRandom random) {
+    static long[] scalar(PrimeField fr, GpuSelfTest.ScalarMix mix, SplittableRandom random) {
         switch (mix) {
             case UNIFORM -> {
                 return fr.random(random);

@@ -1,0 +1,64 @@
+// The quadratic extension Fq2 = Fq[u]/(u² + 1) over a mont_t base field: G2's coordinate field on both curves
+// (BN254 and BLS12-381 both take u² = −1, as snarkjs/ffjavascript do). An element is c0 + c1·u, stored c0‖c1 —
+// the zkey's layout and the host's (QuadraticField), so G2 points move between host and device unchanged.
+//
+// It offers the interface ec::xyzz_t expects of a field (zero, one, load, store, is_zero, +, −, ·, sqr, dbl, neg),
+// so the same point templates instantiate G2.
+#pragma once
+#include <cstdint>
+
+namespace proofline {
+namespace ff {
+
+template <class Fq>
+struct alignas(16) fq2_t {
+    Fq c0, c1;
+
+    __device__ __forceinline__ static fq2_t zero() { return fq2_t{Fq::zero(), Fq::zero()}; }
+
+    __device__ __forceinline__ static fq2_t one() { return fq2_t{Fq::one(), Fq::zero()}; }
+
+    __device__ __forceinline__ static fq2_t load(const fq2_t* base, size_t i) {
+        const Fq* f = reinterpret_cast<const Fq*>(base + i);
+        return fq2_t{Fq::load(f, 0), Fq::load(f, 1)};
+    }
+
+    __device__ __forceinline__ void store(fq2_t* base, size_t i) const {
+        Fq* f = reinterpret_cast<Fq*>(base + i);
+        c0.store(f, 0);
+        c1.store(f, 1);
+    }
+
+    __device__ __forceinline__ bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
+
+    __device__ __forceinline__ bool operator==(const fq2_t& b) const { return c0 == b.c0 && c1 == b.c1; }
+
+    __device__ __forceinline__ friend fq2_t operator+(const fq2_t& a, const fq2_t& b) {
+        return fq2_t{a.c0 + b.c0, a.c1 + b.c1};
+    }
+
+    __device__ __forceinline__ friend fq2_t operator-(const fq2_t& a, const fq2_t& b) {
+        return fq2_t{a.c0 - b.c0, a.c1 - b.c1};
+    }
+
+    __device__ __forceinline__ fq2_t dbl() const { return fq2_t{c0.dbl(), c1.dbl()}; }
+
+    __device__ __forceinline__ fq2_t neg() const { return fq2_t{c0.neg(), c1.neg()}; }
+
+    /** Karatsuba, 3 base multiplications: v0 = a0·b0, v1 = a1·b1, c0 = v0 − v1, c1 = (a0 + a1)(b0 + b1) − v0 − v1. */
+    __device__ __forceinline__ friend fq2_t operator*(const fq2_t& a, const fq2_t& b) {
+        const Fq v0 = a.c0 * b.c0;
+        const Fq v1 = a.c1 * b.c1;
+        const Fq s = (a.c0 + a.c1) * (b.c0 + b.c1);
+        return fq2_t{v0 - v1, s - v0 - v1};
+    }
+
+    /** Complex squaring, 2 base multiplications: (a0 + a1)(a0 − a1) + 2·a0·a1·u. */
+    __device__ __forceinline__ fq2_t sqr() const {
+        const Fq m = c0 * c1;
+        return fq2_t{(c0 + c1) * (c0 - c1), m.dbl()};
+    }
+};
+
+}  // namespace ff
+}  // namespace proofline
