@@ -2,6 +2,10 @@
 // (BN254 and BLS12-381 both take u² = −1, as snarkjs/ffjavascript do). An element is c0 + c1·u, stored c0‖c1 —
 // the zkey's layout and the host's (QuadraticField), so G2 points move between host and device unchanged.
 //
+// Multiplication and squaring are real calls (__noinline__): each holds three (two) fully unrolled base
+// multiplications, and inlined into every G2 point formula they made the compiler's front end run for tens of
+// minutes; a call costs a few instructions next to ~3·4N² multiply-adds.
+//
 // It offers the interface ec::xyzz_t expects of a field (zero, one, load, store, is_zero, +, −, ·, sqr, dbl, neg),
 // so the same point templates instantiate G2.
 #pragma once
@@ -46,7 +50,7 @@ struct alignas(16) fq2_t {
     __device__ __forceinline__ fq2_t neg() const { return fq2_t{c0.neg(), c1.neg()}; }
 
     /** Karatsuba, 3 base multiplications: v0 = a0·b0, v1 = a1·b1, c0 = v0 − v1, c1 = (a0 + a1)(b0 + b1) − v0 − v1. */
-    __device__ __forceinline__ friend fq2_t operator*(const fq2_t& a, const fq2_t& b) {
+    __device__ __noinline__ friend fq2_t operator*(const fq2_t& a, const fq2_t& b) {
         const Fq v0 = a.c0 * b.c0;
         const Fq v1 = a.c1 * b.c1;
         const Fq s = (a.c0 + a.c1) * (b.c0 + b.c1);
@@ -54,7 +58,7 @@ struct alignas(16) fq2_t {
     }
 
     /** Complex squaring, 2 base multiplications: (a0 + a1)(a0 − a1) + 2·a0·a1·u. */
-    __device__ __forceinline__ fq2_t sqr() const {
+    __device__ __noinline__ fq2_t sqr() const {
         const Fq m = c0 * c1;
         return fq2_t{(c0 + c1) * (c0 - c1), m.dbl()};
     }

@@ -113,6 +113,11 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         return ProofAssembly.assemble(pending, sumB2);
     }
 
+    /** Host-clock milliseconds of the last prove start's steps (uploads, H, each MSM); empty before the first. */
+    public synchronized java.util.Map<String, Double> lastStageMillis() {
+        return worker == null ? java.util.Map.of() : worker.lastStages();
+    }
+
     /** Device bytes held by resident keys, and by working buffers; {0, 0} before the device was opened. */
     public synchronized long[] deviceBytes() {
         return worker == null ? new long[2] : new long[] {worker.keys().residentBytes(), worker.scratchBytes()};

@@ -38,6 +38,7 @@ final class GpuProverWorker implements AutoCloseable {
     private final Scratch c = new Scratch();
     private final Scratch witness = new Scratch();
     private final Scratch privateWitness = new Scratch();
+    private volatile Map<String, Double> lastStages = Map.of();
 
     GpuProverWorker(GpuDevice device, long keyBudgetBytes, boolean b2OnDevice) {
         this.b2OnDevice = b2OnDevice;
@@ -70,20 +71,27 @@ final class GpuProverWorker implements AutoCloseable {
         try (ResidentKeyCache.Lease<ResidentKey> lease =
                      keys.acquire(key, ResidentKey.bytes(key, b2OnDevice), () -> ResidentKey.upload(key, b2OnDevice))) {
             ResidentKey points = lease.value();
+            StageClock clock = new StageClock();
             // H on the device.
             DeviceBuffer da = a.upload(abc.a().segment());
             DeviceBuffer db = b.upload(abc.b().segment());
             DeviceBuffer dc = c.upload(abc.c().segment());
+            clock.lap("upload a,b,c");
             int logN = Integer.numberOfTrailingZeros(n);
             // Keyed by curve and size: the twiddles differ per Fr.
             GpuNtt ntt = ntts.computeIfAbsent(curve.ordinal() * 64 + logN, k -> new GpuNtt(module, curve, logN));
             ntt.computeH(da, db, dc, stream);
             ntt.fromMontgomery(da, stream);
+            stream.synchronize();
+            clock.lap("H");
             // The G1 MSMs.
             DeviceBuffer dw = witness.upload(w.canonical());
+            clock.lap("upload w");
             GpuGroup g1 = GpuGroup.g1(curve);
             long[] sumA = msm(g1, m).runAffine(points.a, dw, stream);
+            clock.lap("msm A");
             long[] sumB1 = msm(g1, m).runAffine(points.b1, dw, stream);
+            clock.lap("msm B1");
             long[] sumC;
             if (m > firstPrivate) {
                 DeviceBuffer dp = privateWitness.ensure((m - firstPrivate) * scalar);
@@ -92,8 +100,15 @@ final class GpuProverWorker implements AutoCloseable {
             } else {
                 sumC = new long[curve.affineBytes() / 8];
             }
+            clock.lap("msm C");
             long[] sumH = msm(g1, n).runAffine(points.h, da, stream);
-            long[] sumB2 = b2OnDevice ? msm(GpuGroup.g2(curve), m).runAffine(points.b2, dw, stream) : null;
+            clock.lap("msm H");
+            long[] sumB2 = null;
+            if (b2OnDevice) {
+                sumB2 = msm(GpuGroup.g2(curve), m).runAffine(points.b2, dw, stream);
+                clock.lap("msm B2");
+            }
+            lastStages = clock.laps();
             return new PendingProof(key, w, sumA, sumB1, sumC, sumH, sumB2);
         }
     }
@@ -101,6 +116,11 @@ final class GpuProverWorker implements AutoCloseable {
     /** The MSM instance of this group and size, kept for the next proof. */
     private GpuMsm msm(GpuGroup group, int n) {
         return msms.computeIfAbsent(group + "/" + n, k -> new GpuMsm(module, group, n));
+    }
+
+    /** Host-clock milliseconds of the last prove start's steps, in order (uploads, H, each MSM). */
+    Map<String, Double> lastStages() {
+        return lastStages;
     }
 
     /** Device bytes of the working buffers (not the resident keys). */

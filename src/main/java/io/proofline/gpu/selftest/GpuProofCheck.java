@@ -110,6 +110,7 @@ public final class GpuProofCheck {
                 gpu.proveStart(key, witness, abc);
                 warm[i] = (System.nanoTime() - s) / 1e6;
             }
+            java.util.Map<String, Double> stages = gpu.lastStageMillis();
             Arrays.sort(warm);
             s = System.nanoTime();
             Proof proof = gpu.proveFinish(pending);
@@ -123,16 +124,22 @@ public final class GpuProofCheck {
             PendingProof cpu = new CpuProverBackend().proveStart(key, witness, abcCpu);
             double cpuMs = (System.nanoTime() - s) / 1e6;
             boolean same = Arrays.equals(cpu.sumA(), pending.sumA()) && Arrays.equals(cpu.sumB1(), pending.sumB1())
-                    && Arrays.equals(cpu.sumC(), pending.sumC()) && Arrays.equals(cpu.sumH(), pending.sumH());
+                    && Arrays.equals(cpu.sumC(), pending.sumC()) && Arrays.equals(cpu.sumH(), pending.sumH())
+                    && (!pending.hasSumB2() || Arrays.equals(pending.sumB2(), io.proofline.algebra.curve.Msm.compute(
+                            key.curve().g2(), key.b2(), 0, witness.canonical(), 0, key.nVars())));
             if (!valid || !same) {
                 failures++;
             }
             double warmMs = warm[warm.length / 2];
-            line(String.format(Locale.ROOT, "%-9s 2^%-3d %8d constraints, domain %8d, %8d vars  %s  sums %s  proveStart gpu "
+            line(String.format(Locale.ROOT, "%-9s 2^%-3d B2 on %s %8d constraints, domain %8d, %8d vars  %s  sums %s  proveStart gpu "
                             + "%8.1f ms (first, key upload incl. %8.1f)  cpu %9.1f ms  x%5.1f  proveFinish %8.1f ms  "
-                            + "setup %.1f s", c.curve().name(), c.logConstraints(), constraints, key.domainSize(), key.nVars(),
+                            + "setup %.1f s", c.curve().name(), c.logConstraints(), pending.hasSumB2() ? "gpu" : "cpu",
+                    constraints, key.domainSize(), key.nVars(),
                     valid ? "VERIFIED" : "INVALID ", same ? "=cpu" : "DIFFER", warmMs, coldMs, cpuMs, cpuMs / warmMs,
                     finishMs, setupS));
+            StringBuilder split = new StringBuilder("  prove start steps (last warm run, ms):");
+            stages.forEach((k, v) -> split.append(String.format(Locale.ROOT, " %s %.2f", k, v)));
+            out.println(split);
             long[] bytes = gpu.deviceBytes();
             out.printf(Locale.ROOT, "  device bytes: resident keys %d MiB, working buffers %d MiB%n", bytes[0] >> 20,
                     bytes[1] >> 20);
