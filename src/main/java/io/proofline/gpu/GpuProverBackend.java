@@ -101,6 +101,14 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         return worker == null ? new long[2] : new long[] {worker.keys().residentBytes(), worker.scratchBytes()};
     }
 
+    /**
+     * Frees {@code key}'s resident copy on this device if it is resident and no proof is using it (the key is about
+     * to be closed, or a caller wants the memory back now rather than at the next eviction); returns whether it did.
+     */
+    public synchronized boolean evict(ProvingKey key) {
+        return worker != null && worker.evict(key);
+    }
+
     /** The opened device; throws {@link GpuUnavailableException} when there is none. */
     public synchronized GpuDevice device() {
         return worker().device();

@@ -57,6 +57,15 @@ final class GpuProverWorker implements AutoCloseable {
         return keys;
     }
 
+    /**
+     * Frees {@code key}'s resident copy if no proof holds it. Not synchronized with {@link #proveStart} (the cache's
+     * pins protect a key in use); the context is made current because freeing is a driver call on this thread.
+     */
+    boolean evict(ProvingKey key) {
+        context.makeCurrent();
+        return keys.evict(key);
+    }
+
     synchronized PendingProof proveStart(ProvingKey key, Witness w, Synthesized abc) {
         context.makeCurrent();
         GpuCurve curve = GpuCurves.of(key.curve());
