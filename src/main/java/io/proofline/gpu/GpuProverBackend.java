@@ -5,6 +5,7 @@ import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
 import io.proofline.snark.prover.BackendFaultException;
+import io.proofline.snark.prover.DeviceUsage;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.ProofAssembly;
 import io.proofline.snark.prover.ProverBackend;
@@ -35,6 +36,8 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
     private final int ordinal;
     private final long keyBudgetBytes;
     private GpuProverWorker worker;
+    /** The figures published after each prove start; read without a lock by {@link #deviceUsage()}. */
+    private volatile DeviceUsage usage;
 
     /** Device 0, key budget from {@value #KEY_BUDGET_PROPERTY} or half the device's memory. */
     public GpuProverBackend() {
@@ -82,10 +85,35 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
                     + key.domainSize());
         }
         GpuProverWorker w = worker();
+        // The worker's own monitor around prove start and the figures after it: a caller waits for the device
+        // anyway, and the buffer table then reads a published copy without ever waiting for a proof.
+        synchronized (w) {
+            try {
+                return w.proveStart(key, witness, abc);
+            } catch (CudaException | ResidentKeyCache.BudgetExceededException e) {
+                throw new BackendFaultException("GPU " + ordinal + ": " + e.getMessage(), e);
+            } finally {
+                publishUsage(w);
+            }
+        }
+    }
+
+    /**
+     * What this backend holds on its device as of the end of its last prove start (or eviction): resident keys
+     * ({@code KEY_DEVICE}), working buffers ({@code SCRATCH_DEVICE}) and the driver's used/free figures. Never
+     * waits for a running proof.
+     */
+    @Override
+    public Optional<DeviceUsage> deviceUsage() {
+        DeviceUsage u = usage;
+        return Optional.of(u == null ? DeviceUsage.NOTHING_HELD : u);
+    }
+
+    private void publishUsage(GpuProverWorker w) {
         try {
-            return w.proveStart(key, witness, abc);
-        } catch (CudaException | ResidentKeyCache.BudgetExceededException e) {
-            throw new BackendFaultException("GPU " + ordinal + ": " + e.getMessage(), e);
+            usage = w.usage();
+        } catch (CudaException e) {
+            // The figures are for display: a failing device keeps its last ones (the proof's own error is reported).
         }
     }
 
@@ -106,7 +134,14 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
      * to be closed, or a caller wants the memory back now rather than at the next eviction); returns whether it did.
      */
     public synchronized boolean evict(ProvingKey key) {
-        return worker != null && worker.evict(key);
+        if (worker == null || !worker.evict(key)) {
+            return false;
+        }
+        DeviceUsage u = usage;
+        if (u != null) {
+            usage = u.withKeys(worker.keys().size(), worker.keys().residentBytes());
+        }
+        return true;
     }
 
     /** The opened device; throws {@link GpuUnavailableException} when there is none. */
@@ -123,6 +158,7 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
             GpuDevice device = devices.get(ordinal);
             long budget = keyBudgetBytes > 0 ? keyBudgetBytes : device.totalMemoryBytes() / 2;
             worker = new GpuProverWorker(device, budget);
+            publishUsage(worker);
         }
         return worker;
     }
@@ -132,6 +168,7 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         if (worker != null) {
             worker.close();
             worker = null;
+            usage = null;
         }
     }
 }
