@@ -50,17 +50,11 @@ final class BenchInputs {
                 points.copyFromAsync(points, copy * affine, have * affine, stream);
             }
             stream.synchronize();
-            long[][] sums = new long[1][];
-            scalars = uniformOnDevice(fr, n, random, distinct, sums);
-            // Σ_j S_j·k_j: S_j canonical, k_j Montgomery, so the Montgomery product is the canonical S_j·k_j.
-            int w = fr.limbs();
-            long[] total = new long[w];
-            long[] term = new long[w];
-            for (int j = 0; j < distinct; j++) {
-                fr.mul(sums[0], j * w, base.logs(), j * w, term, 0);
-                fr.add(total, 0, term, 0, total, 0);
+            try (Arena arena = Arena.ofShared()) {
+                Scalars drawn = Scalars.draw(fr, n, random, distinct, arena);
+                scalars = upload(drawn.values());
+                return new Msm(points, scalars, drawn.expectedLog(fr, base.logs()));
             }
-            return new Msm(points, scalars, PrimeField.limbsToBigInteger(total, 0, w));
         } catch (RuntimeException e) {
             points.close();
             if (scalars != null) {
@@ -72,23 +66,36 @@ final class BenchInputs {
 
     /** n elements uniform in Fr on the device (canonical limbs, which are also valid Montgomery limbs). */
     static DeviceBuffer uniform(PrimeField fr, int n, SplittableRandom random) {
-        return uniformOnDevice(fr, n, random, 0, null);
+        try (Arena arena = Arena.ofShared()) {
+            return upload(Scalars.draw(fr, n, random, 0, arena).values());
+        }
+    }
+
+    private static DeviceBuffer upload(MemorySegment host) {
+        DeviceBuffer d = DeviceBuffer.allocate(host.byteSize());
+        try {
+            d.upload(host);
+        } catch (RuntimeException e) {
+            d.close();
+            throw e;
+        }
+        return d;
     }
 
     /**
-     * Draws n uniform canonical elements in parallel (one split of {@code random} per chunk, so the values depend on
-     * the seed alone) and uploads them; with {@code residues > 0} also returns in {@code sums[0]} the sums
-     * S_j = Σ_{i ≡ j mod residues} sᵢ (canonical limbs).
+     * n uniform canonical elements of Fr in host memory, and the sums S_j = Σ_{i ≡ j mod residues} sᵢ (canonical limbs;
+     * none when residues is 0).
      */
-    private static DeviceBuffer uniformOnDevice(PrimeField fr, int n, SplittableRandom random, int residues,
-                                                long[][] sums) {
-        int w = fr.limbs();
-        int chunks = (n + CHUNK - 1) / CHUNK;
-        SplittableRandom[] streams = new SplittableRandom[chunks];
-        for (int c = 0; c < chunks; c++) {
-            streams[c] = random.split();
-        }
-        try (Arena arena = Arena.ofShared()) {
+    record Scalars(MemorySegment values, long[] residueSums, int residues) {
+
+        /** Draws in parallel, one split of {@code random} per chunk, so the values depend on the seed alone. */
+        static Scalars draw(PrimeField fr, int n, SplittableRandom random, int residues, Arena arena) {
+            int w = fr.limbs();
+            int chunks = (n + CHUNK - 1) / CHUNK;
+            SplittableRandom[] streams = new SplittableRandom[chunks];
+            for (int c = 0; c < chunks; c++) {
+                streams[c] = random.split();
+            }
             MemorySegment host = arena.allocate((long) n * w * 8, 8);
             long[][] partial = new long[chunks][];
             IntStream.range(0, chunks).parallel().forEach(c -> {
@@ -96,10 +103,11 @@ final class BenchInputs {
                 int count = Math.min(CHUNK, n - from);
                 long[] values = new long[count * w];
                 for (int i = 0; i < count; i++) {
-                    draw(fr, streams[c], values, i * w);
+                    drawElement(fr, streams[c], values, i * w);
                 }
                 MemorySegment.copy(values, 0, host, ValueLayout.JAVA_LONG, (long) from * w * 8, values.length);
                 if (residues > 0) {
+                    // Addition mod r is the same on canonical and Montgomery limbs.
                     long[] s = new long[residues * w];
                     for (int i = 0; i < count; i++) {
                         int j = (from + i) % residues;
@@ -108,28 +116,35 @@ final class BenchInputs {
                     partial[c] = s;
                 }
             });
+            long[] sums = new long[residues * w];
             if (residues > 0) {
-                long[] s = new long[residues * w];
                 for (long[] p : partial) {
                     for (int j = 0; j < residues; j++) {
-                        fr.add(s, j * w, p, j * w, s, j * w);
+                        fr.add(sums, j * w, p, j * w, sums, j * w);
                     }
                 }
-                sums[0] = s;
             }
-            DeviceBuffer d = DeviceBuffer.allocate(host.byteSize());
-            try {
-                d.upload(host);
-            } catch (RuntimeException e) {
-                d.close();
-                throw e;
+            return new Scalars(host, sums, residues);
+        }
+
+        /**
+         * Σ sᵢ·k_{i mod residues} mod r for logs k_j in Montgomery form: Σ_j S_j·k_j, where the Montgomery product of
+         * a canonical S_j and a Montgomery k_j is the canonical S_j·k_j.
+         */
+        BigInteger expectedLog(PrimeField fr, long[] montgomeryLogs) {
+            int w = fr.limbs();
+            long[] total = new long[w];
+            long[] term = new long[w];
+            for (int j = 0; j < residues; j++) {
+                fr.mul(residueSums, j * w, montgomeryLogs, j * w, term, 0);
+                fr.add(total, 0, term, 0, total, 0);
             }
-            return d;
+            return PrimeField.limbsToBigInteger(total, 0, w);
         }
     }
 
     /** A uniform element below r: random limbs cut to r's bit length, redrawn until reduced. */
-    private static void draw(PrimeField fr, SplittableRandom random, long[] out, int offset) {
+    private static void drawElement(PrimeField fr, SplittableRandom random, long[] out, int offset) {
         int w = fr.limbs();
         int topBits = fr.modulus().bitLength() - 64 * (w - 1);
         long topMask = topBits >= 64 ? -1L : (1L << topBits) - 1;
