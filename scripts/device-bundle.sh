@@ -70,7 +70,8 @@ cat > "$bundle"/run.sh <<'RUN'
 #!/usr/bin/env bash
 # Runs a Proofline CLI command with the bundled runtime: .device/run.sh gpu-selftest [--bench] ...
 here="$(cd "$(dirname "$0")" && pwd)"
-exec "$here/jre/bin/java" --enable-native-access=ALL-UNNAMED -Xmx24g -cp "$here/lib/*" io.proofline.cli.Cli "$@"
+# PROOFLINE_JAVA_OPTS replaces the heap setting (the GPU machine has 128 GiB; bench gpu proofs of 2^22 need a few GB).
+exec "$here/jre/bin/java" --enable-native-access=ALL-UNNAMED ${PROOFLINE_JAVA_OPTS:--Xmx48g} -cp "$here/lib/*" io.proofline.cli.Cli "$@"
 RUN
 chmod +x "$bundle"/run.sh
 
