@@ -283,15 +283,28 @@ public final class GpuBenchmark {
 
     private void row(String kind, GpuCurve curve, int log, double[] sortedMs, double hostMs, double boundMs,
                      double xyzzMs, OptionalDouble peerMs, String notes) {
+        emit(formatRow(kind, curve, log, sortedMs, hostMs, boundMs, xyzzMs, peerMs, notes));
+    }
+
+    /**
+     * One table row: median, min and max of the sorted times, the host-clock figure ({@code NaN}: none), the bound
+     * (with the XYZZ one in parentheses unless {@code NaN}), the ratios, the peer's figure where there is one.
+     */
+    static String formatRow(String kind, GpuCurve curve, int log, double[] sortedMs, double hostMs, double boundMs,
+                            double xyzzMs, OptionalDouble peerMs, String notes) {
         double median = ProofTiming.median(sortedMs);
         String boundText = Double.isNaN(xyzzMs) ? fixed(boundMs) : fixed(boundMs) + " (" + fixed(xyzzMs) + ")";
         String ratioText = Double.isNaN(xyzzMs) ? ratio(median, boundMs)
                 : ratio(median, boundMs) + " (" + ratio(median, xyzzMs) + ")";
-        emit(String.format(Locale.ROOT, "%-5s %-9s 2^%-3d %10.3f %10.3f %10.3f %4d %11s %19s %15s %7s %7s  %s", kind,
+        return String.format(Locale.ROOT, "%-5s %-9s 2^%-3d %10.3f %10.3f %10.3f %4d %11s %19s %15s %7s %7s  %s", kind,
                 curve, log, median, sortedMs[0], sortedMs[sortedMs.length - 1], sortedMs.length,
                 Double.isNaN(hostMs) ? "-" : fixed(hostMs), boundText, ratioText,
                 peerMs.isPresent() ? fixed(peerMs.getAsDouble()) : "-",
-                peerMs.isPresent() ? ratio(median, peerMs.getAsDouble()) : "-", notes));
+                peerMs.isPresent() ? ratio(median, peerMs.getAsDouble()) : "-", notes);
+    }
+
+    static String header() {
+        return HEADER;
     }
 
     private void emit(String row) {
