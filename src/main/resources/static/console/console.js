@@ -74,6 +74,10 @@
         setText(row, "busy", d.busyWorkers);
         setText(row, "used", bytes(d.memory.usedBytes));
         setText(row, "free", bytes(d.memory.freeBytes));
+        setText(row, "keyBytes", bytes(d.memory.keyBytes));
+        setText(row, "keyBuffers", d.memory.keyBuffers);
+        setText(row, "scratchBytes", bytes(d.memory.scratchBytes));
+        setText(row, "scratchBuffers", d.memory.scratchBuffers);
         setText(row, "breaker", String(d.breakerState).toLowerCase());
       });
     }

@@ -12,7 +12,8 @@ import java.util.TreeMap;
  */
 final class BenchCommand implements Cli.Command {
 
-    private static final List<BenchSuite> SUITES = List.of(new AlgebraBench(), new ProveBench(), new PipelineBench());
+    private static final List<BenchSuite> SUITES = List.of(new AlgebraBench(), new ProveBench(), new PipelineBench(),
+            new GpuBench());
 
     private final Map<String, BenchSuite> suites = new TreeMap<>();
 

@@ -4,6 +4,7 @@ import io.proofline.gpu.GpuUnavailableException;
 import io.proofline.gpu.selftest.GpuProofCheck;
 import io.proofline.gpu.selftest.GpuSelfTest;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,7 +16,10 @@ import java.util.List;
  * 3 with {@code no GPU available: <reason>} when there is no usable GPU. {@code --proofs bn128:10,bls12381:16,...} adds
  * whole Groth16 proofs on the GPU backend for dev circuits of 2^k constraints ({@link GpuProofCheck}), with
  * {@code --proofs-only} alone, {@code --proof-out DIR} for the first proof of each curve, {@code --proof-seconds S}
- * as the time after which no new case starts.
+ * as the time after which no new case starts. {@code --fixtures DIR} (with {@code --fixtures-only} alone) proves every
+ * committed circom fixture under DIR ({@code <curve>/<circuit>/circuit.zkey} + {@code witness.wtns}) on the GPU backend
+ * and writes each proof's files to {@code --proof-out}{@code /<curve>-<circuit>/} for
+ * {@code scripts/verify-gpu-proofs.sh}.
  */
 final class GpuSelfTestCommand implements Cli.Command {
 
@@ -29,11 +33,12 @@ final class GpuSelfTestCommand implements Cli.Command {
     public String usage() {
         return (benchByDefault ? "gpu-bench" : "gpu-selftest")
                 + " [--seed N] [--max-log K (default 20)] [--repeats R (default 15)]" + (benchByDefault ? "" : " [--bench]") + " [--bench-only]"
-                + " [--proofs curve:logConstraints,... [--proofs-only] [--proof-out DIR] [--proof-seconds S]]";
+                + " [--proofs curve:logConstraints,... [--proofs-only] [--proof-out DIR] [--proof-seconds S]]"
+                + " [--fixtures DIR (e.g. src/test/resources/fixtures) [--fixtures-only]]";
     }
 
     @Override
-    public int run(String[] args, PrintStream out, PrintStream err) throws UsageException {
+    public int run(String[] args, PrintStream out, PrintStream err) throws UsageException, IOException {
         long seed = System.nanoTime();
         int maxLog = 20;
         int repeats = 15;
@@ -43,6 +48,8 @@ final class GpuSelfTestCommand implements Cli.Command {
         boolean proofsOnly = false;
         Path proofOut = null;
         long proofSeconds = 600;
+        Path fixtures = null;
+        boolean fixturesOnly = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--seed" -> seed = Long.parseLong(value(args, ++i));
@@ -65,6 +72,8 @@ final class GpuSelfTestCommand implements Cli.Command {
                 case "--proofs-only" -> proofsOnly = true;
                 case "--proof-out" -> proofOut = Path.of(value(args, ++i));
                 case "--proof-seconds" -> proofSeconds = Long.parseLong(value(args, ++i));
+                case "--fixtures" -> fixtures = Path.of(value(args, ++i));
+                case "--fixtures-only" -> fixturesOnly = true;
                 default -> throw new UsageException("unknown option " + args[i]);
             }
         }
@@ -73,11 +82,17 @@ final class GpuSelfTestCommand implements Cli.Command {
         }
         try {
             int failed = 0;
-            if (!proofsOnly) {
+            if (fixturesOnly && fixtures == null) {
+                throw new UsageException("--fixtures-only needs --fixtures DIR");
+            }
+            if (!proofsOnly && !fixturesOnly) {
                 failed += new GpuSelfTest(out, new GpuSelfTest.Options(seed, maxLog, bench, repeats, benchOnly)).run();
             }
-            if (!proofs.isEmpty()) {
+            if (!proofs.isEmpty() && !fixturesOnly) {
                 failed += new GpuProofCheck(out, proofOut, proofSeconds).run(proofs);
+            }
+            if (fixtures != null) {
+                failed += new GpuProofCheck(out, proofOut, proofSeconds).runFixtures(fixtures);
             }
             return failed == 0 ? 0 : 1;
         } catch (GpuUnavailableException e) {

@@ -93,7 +93,13 @@ public final class BufferTracker {
         listeners.remove(listener);
     }
 
+    /**
+     * The table now. Device buffers ({@link BufferClass#KEY_DEVICE}, {@link BufferClass#SCRATCH_DEVICE}) are read from
+     * the devices' {@link DeviceMemory} (the backend that owns them counts them) and added to the
+     * {@link Stage#RESIDENT} column, beside any tracked through {@link #track}.
+     */
     public PipelineSnapshot snapshot() {
+        List<DeviceFigures> deviceFigures = devices.get();
         List<BufferCell> cells = new ArrayList<>(CLASSES * STAGES);
         long liveOffHeapBytes;
         long liveOffHeapBuffers;
@@ -101,7 +107,15 @@ public final class BufferTracker {
             for (BufferClass c : BufferClass.values()) {
                 for (Stage s : Stage.values()) {
                     int i = index(c, s);
-                    cells.add(new BufferCell(c, s, counts[i], bytes[i]));
+                    long count = counts[i];
+                    long size = bytes[i];
+                    if (s == Stage.RESIDENT) {
+                        for (DeviceFigures d : deviceFigures) {
+                            count += d.memory().count(c);
+                            size += d.memory().bytes(c);
+                        }
+                    }
+                    cells.add(new BufferCell(c, s, count, size));
                 }
             }
             liveOffHeapBytes = offHeapBytes;
@@ -114,7 +128,7 @@ public final class BufferTracker {
         MemoryBudget b = budget;
         BudgetFigures budgetFigures = b == null ? BudgetFigures.NONE
                 : new BudgetFigures(b.total(), b.reserved(), b.peakReserved());
-        return new PipelineSnapshot(Instant.now(), cells, process, budgetFigures, devices.get(), queues.get());
+        return new PipelineSnapshot(Instant.now(), cells, process, budgetFigures, deviceFigures, queues.get());
     }
 
 

@@ -62,6 +62,9 @@ public record PipelineSnapshot(Instant takenAt, List<BufferCell> cells, ProcessM
         for (DeviceFigures d : devices) {
             line.append(" | ").append(d.id()).append(" busy=").append(d.busyWorkers()).append('/').append(d.workers())
                     .append(" mem=").append(d.memory().usedBytes()).append('/').append(d.memory().freeBytes())
+                    .append(" keys=").append(d.memory().keyBuffers()).append('#').append(d.memory().keyBytes()).append('B')
+                    .append(" scratch=").append(d.memory().scratchBuffers()).append('#')
+                    .append(d.memory().scratchBytes()).append('B')
                     .append(' ').append(d.breakerState());
         }
         return line.toString();

@@ -5,6 +5,7 @@ import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
 import io.proofline.snark.prover.BackendFaultException;
+import io.proofline.snark.prover.DeviceUsage;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.ProofAssembly;
 import io.proofline.snark.prover.ProverBackend;
@@ -40,6 +41,8 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
     private final long keyBudgetBytes;
     private final boolean b2OnDevice;
     private GpuProverWorker worker;
+    /** The figures published after each prove start; read without a lock by {@link #deviceUsage()}. */
+    private volatile DeviceUsage usage;
 
     /** Device 0, key budget from {@value #KEY_BUDGET_PROPERTY} or half the device's memory. */
     public GpuProverBackend() {
@@ -96,10 +99,35 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
                     + key.domainSize());
         }
         GpuProverWorker w = worker();
+        // The worker's own monitor around prove start and the figures after it: a caller waits for the device
+        // anyway, and the buffer table then reads a published copy without ever waiting for a proof.
+        synchronized (w) {
+            try {
+                return w.proveStart(key, witness, abc);
+            } catch (CudaException | ResidentKeyCache.BudgetExceededException e) {
+                throw new BackendFaultException("GPU " + ordinal + ": " + e.getMessage(), e);
+            } finally {
+                publishUsage(w);
+            }
+        }
+    }
+
+    /**
+     * What this backend holds on its device as of the end of its last prove start (or eviction): resident keys
+     * ({@code KEY_DEVICE}), working buffers ({@code SCRATCH_DEVICE}) and the driver's used/free figures. Never
+     * waits for a running proof.
+     */
+    @Override
+    public Optional<DeviceUsage> deviceUsage() {
+        DeviceUsage u = usage;
+        return Optional.of(u == null ? DeviceUsage.NOTHING_HELD : u);
+    }
+
+    private void publishUsage(GpuProverWorker w) {
         try {
-            return w.proveStart(key, witness, abc);
-        } catch (CudaException | ResidentKeyCache.BudgetExceededException e) {
-            throw new BackendFaultException("GPU " + ordinal + ": " + e.getMessage(), e);
+            usage = w.usage();
+        } catch (CudaException e) {
+            // The figures are for display: a failing device keeps its last ones (the proof's own error is reported).
         }
     }
 
@@ -123,6 +151,21 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         return worker == null ? new long[2] : new long[] {worker.keys().residentBytes(), worker.scratchBytes()};
     }
 
+    /**
+     * Frees {@code key}'s resident copy on this device if it is resident and no proof is using it (the key is about
+     * to be closed, or a caller wants the memory back now rather than at the next eviction); returns whether it did.
+     */
+    public synchronized boolean evict(ProvingKey key) {
+        if (worker == null || !worker.evict(key)) {
+            return false;
+        }
+        DeviceUsage u = usage;
+        if (u != null) {
+            usage = u.withKeys(worker.keys().size(), worker.keys().residentBytes());
+        }
+        return true;
+    }
+
     /** The opened device; throws {@link GpuUnavailableException} when there is none. */
     public synchronized GpuDevice device() {
         return worker().device();
@@ -137,6 +180,7 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
             GpuDevice device = devices.get(ordinal);
             long budget = keyBudgetBytes > 0 ? keyBudgetBytes : device.totalMemoryBytes() / 2;
             worker = new GpuProverWorker(device, budget, b2OnDevice);
+            publishUsage(worker);
         }
         return worker;
     }
@@ -146,6 +190,7 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         if (worker != null) {
             worker.close();
             worker = null;
+            usage = null;
         }
     }
 }

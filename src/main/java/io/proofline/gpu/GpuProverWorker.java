@@ -2,6 +2,7 @@ package io.proofline.gpu;
 
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
+import io.proofline.snark.prover.DeviceUsage;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.Synthesized;
 
@@ -59,6 +60,15 @@ final class GpuProverWorker implements AutoCloseable {
 
     ResidentKeyCache<ProvingKey, ResidentKey> keys() {
         return keys;
+    }
+
+    /**
+     * Frees {@code key}'s resident copy if no proof holds it. Not synchronized with {@link #proveStart} (the cache's
+     * pins protect a key in use); the context is made current because freeing is a driver call on this thread.
+     */
+    boolean evict(ProvingKey key) {
+        context.makeCurrent();
+        return keys.evict(key);
     }
 
     synchronized PendingProof proveStart(ProvingKey key, Witness w, Synthesized abc) {
@@ -129,7 +139,40 @@ final class GpuProverWorker implements AutoCloseable {
         for (GpuMsm msm : msms.values()) {
             bytes += msm.scratchBytes();
         }
+        for (GpuNtt ntt : ntts.values()) {
+            bytes += nttBytes(ntt);
+        }
         return bytes;
+    }
+
+    /** Working buffers held: each a/b/c/witness buffer in use, each MSM's scratch, each NTT's tables. */
+    synchronized long scratchBuffers() {
+        long count = msms.size() + ntts.size();
+        for (Scratch s : new Scratch[] {a, b, c, witness, privateWitness}) {
+            count += s.bytes() > 0 ? 1 : 0;
+        }
+        return count;
+    }
+
+    /**
+     * What {@link GpuNtt} allocates for a domain of N: forward and inverse twiddles (N/2 elements each) and two pairs
+     * of scale tables (2^⌈log N / 2⌉ + 2^⌊log N / 2⌋ elements each pair).
+     */
+    static long nttBytes(GpuNtt ntt) {
+        int logLo = (ntt.logN() + 1) / 2;
+        long scale = (1L << logLo) + (1L << (ntt.logN() - logLo));
+        return (ntt.size() + 2 * scale) * GpuMsm.SCALAR_BYTES;
+    }
+
+    /**
+     * The figures of the buffer table: the driver's used/free, resident keys, working buffers. Synchronized like
+     * {@link #proveStart}, so a caller that already holds the worker's monitor reads a quiet worker.
+     */
+    synchronized DeviceUsage usage() {
+        context.makeCurrent();
+        long[] freeTotal = context.memoryInfo();
+        return new DeviceUsage(freeTotal[1] - freeTotal[0], freeTotal[0], keys.size(), keys.residentBytes(),
+                scratchBuffers(), scratchBytes());
     }
 
     @Override

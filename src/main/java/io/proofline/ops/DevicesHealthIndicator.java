@@ -29,7 +29,8 @@ class DevicesHealthIndicator implements HealthIndicator {
         for (DeviceFigures d : engine.snapshot().devices()) {
             anyUsable |= !d.breakerState().equals("OPEN") && !d.breakerState().equals("FORCED_OPEN");
             details.put(d.id(), Map.of("breaker", d.breakerState(), "busyWorkers", d.busyWorkers(),
-                    "workers", d.workers(), "usedBytes", d.memory().usedBytes(), "freeBytes", d.memory().freeBytes()));
+                    "workers", d.workers(), "usedBytes", d.memory().usedBytes(), "freeBytes", d.memory().freeBytes(),
+                    "keyDeviceBytes", d.memory().keyBytes(), "scratchDeviceBytes", d.memory().scratchBytes()));
         }
         return (anyUsable ? Health.up() : Health.down()).withDetails(details).build();
     }

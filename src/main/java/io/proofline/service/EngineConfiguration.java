@@ -5,6 +5,7 @@ import io.proofline.engine.EngineConfig;
 import io.proofline.engine.MemoryBudget;
 import io.proofline.engine.ProvingDevice;
 import io.proofline.engine.ProvingEngine;
+import io.proofline.engine.groth16.BackendDevice;
 import io.proofline.engine.groth16.CpuDevice;
 import io.proofline.engine.groth16.Groth16PartitionProver;
 import io.proofline.snark.prover.CpuProverBackend;
@@ -105,9 +106,10 @@ class EngineConfiguration {
         if (gpuBackend.isPresent()) {
             List<Integer> ordinals = gpu.devices().isEmpty() ? List.of(0) : gpu.devices();
             for (int ordinal : ordinals) {
-                CpuDevice device = new CpuDevice("gpu" + ordinal);
+                ProverBackend backend = gpuBackend.get().onDevice(ordinal);
+                BackendDevice device = new BackendDevice("gpu" + ordinal, backend);
                 devices.add(device);
-                byDevice.put(device.id(), gpuBackend.get().onDevice(ordinal));
+                byDevice.put(device.id(), backend);
             }
         } else {
             devices.add(new CpuDevice());

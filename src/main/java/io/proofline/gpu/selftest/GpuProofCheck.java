@@ -1,13 +1,16 @@
 package io.proofline.gpu.selftest;
 
 import io.proofline.gpu.GpuProverBackend;
-import io.proofline.snark.Proof;
+import io.proofline.snark.ProvingKey;
+import io.proofline.snark.Witness;
 import io.proofline.snark.SnarkCurve;
 import io.proofline.snark.SnarkCurves;
-import io.proofline.snark.VerifyingKey;
+import io.proofline.snark.format.PointCheck;
 import io.proofline.snark.format.ProofJson;
 import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.VerificationKeyJson;
+import io.proofline.snark.format.WtnsReader;
+import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.prover.CpuProverBackend;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.Synthesis;
@@ -18,15 +21,16 @@ import io.proofline.snark.verifier.Groth16Verifier;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
-import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Whole Groth16 proofs on the GPU backend for INSECURE dev circuits ({@link DevSetup}, generated in the run): each
@@ -71,19 +75,79 @@ public final class GpuProofCheck {
         try (GpuProverBackend gpu = new GpuProverBackend()) {
             out.println("proofs on " + gpu.device());
             for (Case c : cases) {
+                String label = String.format(Locale.ROOT, "%-9s 2^%-3d", c.curve().name(), c.logConstraints());
                 if (System.nanoTime() > deadlineNanos) {
-                    line(String.format(Locale.ROOT, "%-9s 2^%-3d skipped: out of time", c.curve().name(), c.logConstraints()));
+                    line(label + " skipped: out of time");
                     continue;
                 }
                 try {
-                    runCase(gpu, c, outDir != null && written.add(c.curve().name()));
+                    runCase(gpu, c, label, outDir != null && written.add(c.curve().name()));
                 } catch (RuntimeException | IOException e) {
                     failures++;
-                    line(String.format(Locale.ROOT, "%-9s 2^%-3d FAIL %s: %s", c.curve().name(), c.logConstraints(),
-                            e.getClass().getSimpleName(), e.getMessage()));
+                    line(label + " FAIL " + e.getClass().getSimpleName() + ": " + e.getMessage());
                 }
             }
         }
+        return summary();
+    }
+
+    /**
+     * Proves every committed circom fixture under {@code root} ({@code <curve>/<circuit>/circuit.zkey} and
+     * {@code witness.wtns}, as snarkjs made them) on the GPU backend: each proof must verify and prove start's sums
+     * must equal the CPU backend's. With an output folder, writes proof.json, public.json and verification_key.json
+     * (exported from the zkey) to {@code <out>/<curve>-<circuit>/}, plus the fixture's own snarkjs-made key as
+     * {@code snarkjs_verification_key.json}, for {@code scripts/verify-gpu-proofs.sh}. Returns the number of failures.
+     */
+    public int runFixtures(Path root) throws IOException {
+        List<Path> fixtures = fixtures(root);
+        if (fixtures.isEmpty()) {
+            throw new IOException("no fixtures (circuit.zkey + witness.wtns) under " + root);
+        }
+        try (GpuProverBackend gpu = new GpuProverBackend()) {
+            out.println("fixtures on " + gpu.device());
+            for (Path dir : fixtures) {
+                String name = dir.getParent().getFileName() + "-" + dir.getFileName();
+                String label = String.format(Locale.ROOT, "%-28s", name);
+                if (System.nanoTime() > deadlineNanos) {
+                    line(label + " skipped: out of time");
+                    continue;
+                }
+                try (ProvingKey key = ZkeyReader.read(dir.resolve("circuit.zkey"), PointCheck.CURVE);
+                     Witness witness = WtnsReader.read(dir.resolve("witness.wtns"), key)) {
+                    Path written = prove(gpu, label, key, witness, 0, outDir == null ? null : outDir.resolve(name));
+                    Path snarkjsKey = dir.resolve("verification_key.json");
+                    if (written != null && Files.exists(snarkjsKey)) {
+                        Files.copy(snarkjsKey, written.resolve("snarkjs_verification_key.json"),
+                                StandardCopyOption.REPLACE_EXISTING);
+                    }
+                    gpu.evict(key);
+                } catch (RuntimeException | IOException e) {
+                    failures++;
+                    line(label + " FAIL " + e.getClass().getSimpleName() + ": " + e.getMessage());
+                }
+            }
+        }
+        return summary();
+    }
+
+    /** {@code root/<curve>/<circuit>/} folders holding circuit.zkey and witness.wtns, sorted. */
+    static List<Path> fixtures(Path root) throws IOException {
+        List<Path> found = new ArrayList<>();
+        if (!Files.isDirectory(root)) {
+            return found;
+        }
+        try (Stream<Path> curves = Files.list(root)) {
+            for (Path curve : curves.filter(Files::isDirectory).sorted().toList()) {
+                try (Stream<Path> circuits = Files.list(curve)) {
+                    circuits.filter(d -> Files.exists(d.resolve("circuit.zkey")) && Files.exists(d.resolve("witness.wtns")))
+                            .sorted().forEach(found::add);
+                }
+            }
+        }
+        return found;
+    }
+
+    private int summary() {
         out.println();
         out.println("== Groth16 proofs on the GPU backend ==");
         table.forEach(out::println);
@@ -91,36 +155,30 @@ public final class GpuProofCheck {
         return failures;
     }
 
-    private void runCase(GpuProverBackend gpu, Case c, boolean write) throws IOException {
+    private void runCase(GpuProverBackend gpu, Case c, String label, boolean write) throws IOException {
         int constraints = 1 << c.logConstraints();
         long t0 = System.nanoTime();
-        try (DevSetup.Result dev = DevSetup.generate(c.curve(), constraints, PUBLIC, 42 + c.logConstraints());
-             Arena arena = Arena.ofShared()) {
+        try (DevSetup.Result dev = DevSetup.generate(c.curve(), constraints, PUBLIC, 42 + c.logConstraints())) {
             double setupS = (System.nanoTime() - t0) / 1e9;
-            var key = dev.key();
-            var witness = dev.witness();
-            // The GPU does not overwrite a/b/c, so one synthesis serves its runs; the CPU's needs a fresh one.
-            Synthesized abc = Synthesis.evaluate(key, witness, bytes -> arena.allocate(bytes, 8));
-            long s = System.nanoTime();
-            PendingProof pending = gpu.proveStart(key, witness, abc);
-            double coldMs = (System.nanoTime() - s) / 1e6;
-            double[] warm = new double[WARM_RUNS];
-            for (int i = 0; i < WARM_RUNS; i++) {
-                s = System.nanoTime();
-                gpu.proveStart(key, witness, abc);
-                warm[i] = (System.nanoTime() - s) / 1e6;
-            }
-            java.util.Map<String, Double> stages = gpu.lastStageMillis();
-            Arrays.sort(warm);
-            s = System.nanoTime();
-            Proof proof = gpu.proveFinish(pending);
-            double finishMs = (System.nanoTime() - s) / 1e6;
-            BigInteger[] publicSignals = witness.publicSignals(key.nPublic());
-            VerifyingKey vk = VerifyingKey.of(key);
-            boolean valid = Groth16Verifier.verify(vk, publicSignals, proof).valid();
+            prove(gpu, label, dev.key(), dev.witness(), setupS, write ? outDir.resolve(c.curve().name()) : null);
+            gpu.evict(dev.key());
+        }
+    }
 
+    /**
+     * Proves on the GPU (timed, verified), compares prove start's sums with the CPU backend's, prints the row, and
+     * writes the proof's files to {@code writeDir} when it verified; returns the folder written, or null.
+     */
+    private Path prove(GpuProverBackend gpu, String label, ProvingKey key, Witness witness, double setupS,
+                       Path writeDir) throws IOException {
+        try (Arena arena = Arena.ofShared()) {
+            Synthesized abc = Synthesis.evaluate(key, witness, bytes -> arena.allocate(bytes, 8));
+            ProofTiming t = ProofTiming.measure(gpu, key, witness, abc, WARM_RUNS, 1);
+            PendingProof pending = t.pending();
+            boolean valid = t.allVerified();
+            // The CPU backend may overwrite its a/b/c: a fresh synthesis.
             Synthesized abcCpu = Synthesis.evaluate(key, witness, bytes -> arena.allocate(bytes, 8));
-            s = System.nanoTime();
+            long s = System.nanoTime();
             PendingProof cpu = new CpuProverBackend().proveStart(key, witness, abcCpu);
             double cpuMs = (System.nanoTime() - s) / 1e6;
             boolean same = Arrays.equals(cpu.sumA(), pending.sumA()) && Arrays.equals(cpu.sumB1(), pending.sumB1())
@@ -130,27 +188,27 @@ public final class GpuProofCheck {
             if (!valid || !same) {
                 failures++;
             }
-            double warmMs = warm[warm.length / 2];
-            line(String.format(Locale.ROOT, "%-9s 2^%-3d B2 on %s %8d constraints, domain %8d, %8d vars  %s  sums %s  proveStart gpu "
+            double warmMs = t.warmMedianMs();
+            line(String.format(Locale.ROOT, "%s B2 on %s domain %8d, %8d vars  %s  sums %s  proveStart gpu "
                             + "%8.1f ms (first, key upload incl. %8.1f)  cpu %9.1f ms  x%5.1f  proveFinish %8.1f ms  "
-                            + "setup %.1f s", c.curve().name(), c.logConstraints(), pending.hasSumB2() ? "gpu" : "cpu",
-                    constraints, key.domainSize(), key.nVars(),
-                    valid ? "VERIFIED" : "INVALID ", same ? "=cpu" : "DIFFER", warmMs, coldMs, cpuMs, cpuMs / warmMs,
-                    finishMs, setupS));
-            StringBuilder split = new StringBuilder("  prove start steps (last warm run, ms):");
-            stages.forEach((k, v) -> split.append(String.format(Locale.ROOT, " %s %.2f", k, v)));
+                            + "setup %.1f s", label, pending.hasSumB2() ? "gpu" : "cpu", key.domainSize(), key.nVars(),
+                    valid ? "VERIFIED" : "INVALID ", same ? "=cpu" : "DIFFER", warmMs, t.firstStartMs(), cpuMs,
+                    cpuMs / warmMs, t.finishMedianMs(), setupS));
+            StringBuilder split = new StringBuilder("  prove start steps (last run, ms):");
+            gpu.lastStageMillis().forEach((k, v) -> split.append(String.format(Locale.ROOT, " %s %.2f", k, v)));
             out.println(split);
             long[] bytes = gpu.deviceBytes();
             out.printf(Locale.ROOT, "  device bytes: resident keys %d MiB, working buffers %d MiB%n", bytes[0] >> 20,
                     bytes[1] >> 20);
-            if (write && valid) {
-                Path dir = outDir.resolve(c.curve().name());
-                Files.createDirectories(dir);
-                ProofJson.write(proof, dir.resolve("proof.json"));
-                PublicSignalsJson.write(publicSignals, dir.resolve("public.json"));
-                VerificationKeyJson.write(vk, dir.resolve("verification_key.json"));
-                out.println("  wrote " + dir + "/{proof,public,verification_key}.json");
+            if (writeDir == null || !valid) {
+                return null;
             }
+            Files.createDirectories(writeDir);
+            ProofJson.write(t.proof(), writeDir.resolve("proof.json"));
+            PublicSignalsJson.write(t.publicSignals(), writeDir.resolve("public.json"));
+            VerificationKeyJson.write(t.verifyingKey(), writeDir.resolve("verification_key.json"));
+            out.println("  wrote " + writeDir + "/{proof,public,verification_key}.json");
+            return writeDir;
         }
     }
 

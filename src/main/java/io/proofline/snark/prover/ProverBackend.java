@@ -34,6 +34,15 @@ public interface ProverBackend {
     }
 
     /**
+     * What this backend holds on its device (resident keys, working buffers), for the engine's buffer table; empty
+     * for backends without device memory (the CPU one). Must not block on a running proof: it is read by metrics
+     * scrapes and the console.
+     */
+    default Optional<DeviceUsage> deviceUsage() {
+        return Optional.empty();
+    }
+
+    /**
      * Computes H from {@code abc} (overwriting it: the caller may free it as soon as this returns) and the G1 MSMs:
      * {@code ΣA = Σ wᵢ·A[i]}, {@code ΣB1 = Σ wᵢ·B1[i]} over the whole witness, {@code ΣC = Σ_{i>ℓ} wᵢ·C[i]} and
      * {@code ΣH = Σ h_j·H[j]}.

@@ -68,6 +68,11 @@ class ConsolePagesTest {
                         containsString("width:82.43243243243244%"),
                         containsString("900 MiB"), containsString("560 GiB"),
                         containsString("data-device=\"gpu0\""), containsString("60.0 GiB"),
+                        // per device: the keys resident on it and its working buffers (KEY_DEVICE, SCRATCH_DEVICE)
+                        containsString("data-field=\"keyBytes\">9.50 GiB<"),
+                        containsString("data-field=\"keyBuffers\">2<"),
+                        containsString("data-field=\"scratchBytes\">3.25 GiB<"),
+                        containsString("data-field=\"scratchBuffers\">14<"),
                         // queues: 28 waiting for the GPU, hand-off unbounded
                         containsString("data-field=\"awaitingGpu\">28<"), containsString("unbounded"),
                         // the chart's stream, the WebJar, the demo button, no CDN
@@ -82,10 +87,11 @@ class ConsolePagesTest {
     void emptyCellsAreNotHighlighted() throws Exception {
         String html = mvc.perform(get("/console")).andReturn().getResponse().getContentAsString();
         assertThat(html).contains("data-stage=\"QUEUED\" class=\"zero\"");
-        // KEY_DEVICE has nothing anywhere: its row has no hot cell
+        // KEY_DEVICE lives only in the RESIDENT column: that is its one hot cell, the other stages are zero
         String keyDeviceRow = html.substring(html.indexOf("data-class=\"KEY_DEVICE\""),
                 html.indexOf("data-class=\"SCRATCH_DEVICE\""));
-        assertThat(keyDeviceRow).doesNotContain("class=\"hot\"").contains("class=\"zero\"");
+        assertThat(keyDeviceRow.split("class=\"hot\"", -1)).hasSize(2);
+        assertThat(keyDeviceRow).contains("data-stage=\"RESIDENT\" class=\"hot\"").contains("data-stage=\"PROVING\" class=\"zero\"");
     }
 
     @Test

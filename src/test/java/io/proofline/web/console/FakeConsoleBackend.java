@@ -39,11 +39,14 @@ final class FakeConsoleBackend implements ConsoleBackend {
                 new BufferCell(BufferClass.WITNESS, Stage.AWAITING_GPU, 28, 28 * 4 * GIB),
                 new BufferCell(BufferClass.PENDING, Stage.FINALIZING, 2, 3 << 20),
                 new BufferCell(BufferClass.KEY_HOST, Stage.RESIDENT, 1, 47 * GIB),
+                // what the engine's tracker adds from the device's figures below
+                new BufferCell(BufferClass.KEY_DEVICE, Stage.RESIDENT, 2, 19 * GIB / 2),
+                new BufferCell(BufferClass.SCRATCH_DEVICE, Stage.RESIDENT, 14, 13 * GIB / 4),
                 new BufferCell(BufferClass.INPUT, Stage.QUEUED, 5, 5 * 640L << 20));
         return new PipelineSnapshot(Instant.parse("2026-12-02T12:00:00Z"), cells,
                 new ProcessMemory(668 * GIB, 700 * GIB, 900L << 20, 2 * GIB, 560 * GIB, 120),
                 new BudgetFigures(740 * GIB, 610 * GIB, 650 * GIB),
-                List.of(new DeviceFigures("gpu0", new DeviceMemory(60 * GIB, 20 * GIB), 1, 2, "CLOSED")),
+                List.of(new DeviceFigures("gpu0", new DeviceMemory(60 * GIB, 20 * GIB, 2, 19 * GIB / 2, 14, 13 * GIB / 4), 1, 2, "CLOSED")),
                 new QueueDepths(5, 1024, 0, 28, -1, 1, 2));
     }
 

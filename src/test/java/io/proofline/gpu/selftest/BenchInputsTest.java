@@ -1,0 +1,68 @@
+package io.proofline.gpu.selftest;
+
+import io.proofline.algebra.field.PrimeField;
+import io.proofline.gpu.GpuCurve;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.ValueLayout;
+import java.math.BigInteger;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The benchmark's host inputs (the GPU part is exercised on the device): uniform reduced scalars, reproducible from the
+ * seed, and the known answer of a tiled MSM, Σ sᵢ·k_{i mod B}, checked against BigInteger arithmetic.
+ */
+class BenchInputsTest {
+
+    @Test
+    void scalarsAreReducedAndTheTiledAnswerIsTheDirectSum() {
+        long seed = new SplittableRandom().nextLong();
+        for (GpuCurve curve : GpuCurve.values()) {
+            PrimeField fr = curve.fr();
+            BigInteger r = fr.modulus();
+            int residues = 7;
+            // More than one parallel chunk, and a count that is not a multiple of the residues.
+            int n = (1 << 17) + 5;
+            SplittableRandom random = new SplittableRandom(seed);
+            long[] logs = new long[residues * fr.limbs()];
+            BigInteger[] logValues = new BigInteger[residues];
+            for (int j = 0; j < residues; j++) {
+                long[] k = fr.random(random);
+                System.arraycopy(k, 0, logs, j * fr.limbs(), fr.limbs());
+                logValues[j] = fr.toBigInteger(k);
+            }
+            try (Arena arena = Arena.ofShared()) {
+                BenchInputs.Scalars s = BenchInputs.Scalars.draw(fr, n, random, residues, arena);
+                BigInteger want = BigInteger.ZERO;
+                BigInteger top = BigInteger.ZERO;
+                for (int i = 0; i < n; i++) {
+                    BigInteger v = BigInteger.ZERO;
+                    for (int k = fr.limbs() - 1; k >= 0; k--) {
+                        long limb = s.values().getAtIndex(ValueLayout.JAVA_LONG, (long) i * fr.limbs() + k);
+                        v = v.shiftLeft(64).or(new BigInteger(Long.toUnsignedString(limb)));
+                    }
+                    assertTrue(v.compareTo(r) < 0, "scalar " + i + " not reduced (seed " + seed + ")");
+                    top = top.max(v);
+                    want = want.add(v.multiply(logValues[i % residues]));
+                }
+                assertEquals(want.mod(r), s.expectedLog(fr, logs), curve + ", seed " + seed);
+                // Uniform below r: the largest of 2^17 draws is within 2^-10 of r (fails with probability ~e^-128).
+                assertTrue(top.compareTo(r.subtract(r.shiftRight(10))) > 0, "not uniform, seed " + seed);
+            }
+        }
+    }
+
+    @Test
+    void theSameSeedDrawsTheSameScalars() {
+        PrimeField fr = GpuCurve.BN254.fr();
+        try (Arena arena = Arena.ofShared()) {
+            var a = BenchInputs.Scalars.draw(fr, 70_000, new SplittableRandom(5), 0, arena).values();
+            var b = BenchInputs.Scalars.draw(fr, 70_000, new SplittableRandom(5), 0, arena).values();
+            assertEquals(-1, a.mismatch(b));
+        }
+    }
+}

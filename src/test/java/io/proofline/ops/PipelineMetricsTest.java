@@ -1,0 +1,88 @@
+package io.proofline.ops;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.proofline.engine.BufferTracker;
+import io.proofline.engine.EngineConfig;
+import io.proofline.engine.ProvingEngine;
+import io.proofline.engine.groth16.BackendDevice;
+import io.proofline.engine.groth16.Groth16Circuits;
+import io.proofline.engine.groth16.Groth16PartitionProver;
+import io.proofline.service.ProvingBackends;
+import io.proofline.snark.Proof;
+import io.proofline.snark.ProvingKey;
+import io.proofline.snark.Witness;
+import io.proofline.snark.prover.DeviceUsage;
+import io.proofline.snark.prover.PendingProof;
+import io.proofline.snark.prover.ProverBackend;
+import io.proofline.snark.prover.Synthesized;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.mockito.Mockito.mock;
+
+/**
+ * The Prometheus gauges show each GPU's resident keys and scratch (and the buffer table's RESIDENT column their sum),
+ * read through a real engine from a backend's published device usage; no GPU needed.
+ */
+class PipelineMetricsTest {
+
+    /** A GPU-like backend whose published figures the test sets. */
+    private record FakeGpuBackend(AtomicReference<DeviceUsage> usage) implements ProverBackend {
+        @Override
+        public String name() {
+            return "fake-gpu";
+        }
+
+        @Override
+        public Optional<DeviceUsage> deviceUsage() {
+            return Optional.of(usage.get());
+        }
+
+        @Override
+        public PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Proof proveFinish(PendingProof pending) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    @Test
+    void deviceBufferGaugesPerDeviceAndTheResidentColumn() {
+        AtomicReference<DeviceUsage> usage = new AtomicReference<>(DeviceUsage.NOTHING_HELD);
+        FakeGpuBackend backend = new FakeGpuBackend(usage);
+        BackendDevice gpu0 = new BackendDevice("gpu0", backend);
+        ProvingBackends backends = new ProvingBackends(List.of(gpu0), Map.of("gpu0", backend));
+        EngineConfig config = EngineConfig.builder().budgetBytes(1 << 20).synthesisWorkers(1).finalizerThreads(1)
+                .workersPerDevice(1).build();
+        // No job runs here: the circuits are never asked for.
+        Groth16PartitionProver prover = new Groth16PartitionProver(mock(Groth16Circuits.class), backends.byDevice());
+        try (ProvingEngine engine = ProvingEngine.builder(config, prover).devices(backends.devices())
+                .tracker(new BufferTracker()).start()) {
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            new PipelineMetrics(engine, backends).bindTo(registry);
+            usage.set(new DeviceUsage(8L << 30, 130L << 30, 2, 3L << 30, 11, 700L << 20));
+
+            assertEquals(3L << 30, gauge(registry, "proofline.device.buffer.bytes", "gpu0", "key_device"));
+            assertEquals(2, gauge(registry, "proofline.device.buffer.count", "gpu0", "key_device"));
+            assertEquals(700L << 20, gauge(registry, "proofline.device.buffer.bytes", "gpu0", "scratch_device"));
+            assertEquals(11, gauge(registry, "proofline.device.buffer.count", "gpu0", "scratch_device"));
+            assertEquals(8L << 30, registry.get("proofline.device.memory.used.bytes").tag("device", "gpu0").gauge().value());
+            assertEquals(3L << 30, registry.get("proofline.buffer.bytes").tag("class", "key_device")
+                    .tag("stage", "resident").gauge().value());
+            assertEquals(700L << 20, registry.get("proofline.buffer.bytes").tag("class", "scratch_device")
+                    .tag("stage", "resident").gauge().value());
+        }
+    }
+
+    private static double gauge(SimpleMeterRegistry registry, String name, String device, String bufferClass) {
+        return registry.get(name).tag("device", device).tag("class", bufferClass).gauge().value();
+    }
+}
