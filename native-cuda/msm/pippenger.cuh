@@ -130,14 +130,17 @@ __device__ __forceinline__ void accumulate_chunks(const Affine* points, const ui
     uint32_t key = keys[at];
     bool head = at > 0 && keys[at - 1] == key;
     if (!head) head_keys[t] = NO_KEY;
-    Xyzz acc = Xyzz::infinity();
     while (true) {
-        const uint32_t pair = pairs[at];
-        Affine p = Affine::load(points, pair & ~SIGN_BIT);
-        if ((pair & SIGN_BIT) && !p.is_infinity()) p.y = p.y.neg();
-        acc.add_affine(p);
-        const uint32_t next = ++at < end ? keys[at] : NO_KEY;
-        if (next == key) continue;
+        // One run of `key` inside the chunk; the inner loop is a plain sequence of mixed additions (no key reads).
+        const size_t bucket_end = size_t(offsets[key]) + counts[key];
+        const size_t run_end = bucket_end < end ? bucket_end : end;
+        Xyzz acc = Xyzz::infinity();
+        for (; at < run_end; at++) {
+            const uint32_t pair = pairs[at];
+            Affine p = Affine::load(points, pair & ~SIGN_BIT);
+            if ((pair & SIGN_BIT) && !p.is_infinity()) p.y = p.y.neg();
+            acc.add_affine(p);
+        }
         if (head) {
             acc.store(head_sums, t);
             head_keys[t] = key;
@@ -146,8 +149,7 @@ __device__ __forceinline__ void accumulate_chunks(const Affine* points, const ui
             acc.store(bucket_sums, key);
         }
         if (at >= end) return;
-        key = next;
-        acc = Xyzz::infinity();
+        key = keys[at];
     }
 }
 

@@ -27,7 +27,7 @@ public final class GpuMsm implements AutoCloseable {
     private static final int SEGMENT = Integer.getInteger(SEGMENT_PROPERTY, 16);
     private static final int TREE_GROUP = Integer.getInteger(TREE_GROUP_PROPERTY, 8);
     /** Points with scalar 1 summed per thread before the tree of partial sums. */
-    private static final int ONES_PER_THREAD = 256;
+    private static final int ONES_PER_THREAD = 32;
 
     private final KernelModule module;
     private final GpuGroup group;
@@ -184,6 +184,7 @@ public final class GpuMsm implements AutoCloseable {
         bucketSums.zeroAsync(bucketSums.bytes(), stream);
         module.launch(group.kernel("accumulate_chunks"), KernelModule.blocksFor(ceilDiv(maxPairs, CHUNK), pt), pt,
                 stream, points, pairs, pairKeys, offsets, counts, buckets, CHUNK, bucketSums, headSumsA, headKeysA);
+        times.mark("accumulate", stream);
         DeviceBuffer inSums = headSumsA;
         DeviceBuffer inKeys = headKeysA;
         DeviceBuffer outSums = headSumsB;
@@ -203,7 +204,7 @@ public final class GpuMsm implements AutoCloseable {
             inKeys = outKeys;
             outKeys = k;
         }
-        times.mark("accumulate", stream);
+        times.mark("heads", stream);
         // 3. Bucket reduction Σ v·B_v per window: segments, then trees of partial sums down to one per window.
         long segments = (long) windows * segmentsPerWindow;
         module.launch(group.kernel("segments"), KernelModule.blocksFor(segments, pt), pt, stream, bucketSums,
