@@ -5,6 +5,7 @@ import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
 import io.proofline.snark.prover.BackendFaultException;
+import io.proofline.snark.prover.DeviceShare;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.ProofAssembly;
 import io.proofline.snark.prover.ProverBackend;
@@ -13,6 +14,7 @@ import io.proofline.snark.prover.Synthesized;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The GPU {@link ProverBackend} ({@code --backend gpu}): prove start — H by NTTs and the four G1 MSMs — on one CUDA
@@ -25,6 +27,10 @@ import java.util.Optional;
  *
  * <p>Device memory for resident keys is bounded per device by the system property {@value #KEY_BUDGET_PROPERTY}
  * (bytes), by default half the device's memory; idle keys are evicted least recently used first.
+ *
+ * <p>One instance is one logical device: {@link #forDevice} makes a new instance per {@link DeviceShare}, so two
+ * logical devices on one GPU have two workers (contexts, streams, key caches); their key budgets split the device's
+ * (half of the share's memory each).
  */
 public final class GpuProverBackend implements ProverBackend, AutoCloseable {
 
@@ -34,6 +40,10 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
 
     private final int ordinal;
     private final long keyBudgetBytes;
+    /** Logical devices sharing the physical one; a default key budget (0) is divided by it. */
+    private final int sharers;
+    /** For messages: {@code GPU 0} or, for a logical device, {@code GPU 0 (gpu1)}. */
+    private final String label;
     private GpuProverWorker worker;
 
     /** Device 0, key budget from {@value #KEY_BUDGET_PROPERTY} or half the device's memory. */
@@ -45,11 +55,28 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
      * @param keyBudgetBytes device bytes for resident keys; 0 means half the device's memory
      */
     public GpuProverBackend(int ordinal, long keyBudgetBytes) {
-        if (ordinal < 0 || keyBudgetBytes < 0) {
-            throw new IllegalArgumentException("device " + ordinal + ", key budget " + keyBudgetBytes);
+        this(ordinal, keyBudgetBytes, 1, "GPU " + ordinal);
+    }
+
+    private GpuProverBackend(int ordinal, long keyBudgetBytes, int sharers, String label) {
+        if (ordinal < 0 || keyBudgetBytes < 0 || sharers < 1) {
+            throw new IllegalArgumentException("device " + ordinal + ", key budget " + keyBudgetBytes + ", shared by "
+                    + sharers);
         }
         this.ordinal = ordinal;
         this.keyBudgetBytes = keyBudgetBytes;
+        this.sharers = sharers;
+        this.label = label;
+    }
+
+    /** The CUDA ordinal of the physical device. */
+    public int ordinal() {
+        return ordinal;
+    }
+
+    /** The resident-key budget this instance was given; 0 means half the device's memory over its sharers. */
+    public long keyBudgetBytes() {
+        return keyBudgetBytes;
     }
 
     @Override
@@ -74,6 +101,33 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         return deviceOrdinal == ordinal ? this : new GpuProverBackend(deviceOrdinal, keyBudgetBytes);
     }
 
+    /**
+     * A new instance for {@code share}: half of the share's memory (the share's budget, else the device's memory,
+     * divided by its sharers) for resident keys, the rest left to working buffers.
+     */
+    @Override
+    public ProverBackend forDevice(DeviceShare share) {
+        long budget = share.memoryBudgetBytes() > 0 ? share.memoryBudgetBytes() / 2 / share.sharers() : 0;
+        return new GpuProverBackend(share.ordinal(), budget, share.sharers(),
+                "GPU " + share.ordinal() + " (" + share.id() + ")");
+    }
+
+    /** The CUDA devices present; 0 without a driver or device. */
+    @Override
+    public int deviceCount() {
+        try {
+            return GpuDevices.discover().size();
+        } catch (GpuUnavailableException | CudaException e) {
+            return 0;
+        }
+    }
+
+    @Override
+    public OptionalLong deviceBytesInUse() {
+        long[] bytes = deviceBytes();
+        return OptionalLong.of(bytes[0] + bytes[1]);
+    }
+
     @Override
     public PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc) {
         Synthesis.checkShape(key, witness);
@@ -85,7 +139,7 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         try {
             return w.proveStart(key, witness, abc);
         } catch (CudaException | ResidentKeyCache.BudgetExceededException e) {
-            throw new BackendFaultException("GPU " + ordinal + ": " + e.getMessage(), e);
+            throw new BackendFaultException(label + ": " + e.getMessage(), e);
         }
     }
 
@@ -113,7 +167,7 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
                 throw new GpuUnavailableException("device " + ordinal + " requested, " + devices.size() + " present");
             }
             GpuDevice device = devices.get(ordinal);
-            long budget = keyBudgetBytes > 0 ? keyBudgetBytes : device.totalMemoryBytes() / 2;
+            long budget = keyBudgetBytes > 0 ? keyBudgetBytes : device.totalMemoryBytes() / 2 / sharers;
             worker = new GpuProverWorker(device, budget);
         }
         return worker;
