@@ -64,7 +64,8 @@ class DevicePlacementTest {
 
     @Test
     void theCpuFallbackWaitsWhileTheGpuIsMerelyBusy() throws Exception {
-        EngineFixture f = start(4, b -> b, GPU0, CPU);
+        // One synthesis worker: partition 0 reaches the device first, and holds it.
+        EngineFixture f = start(4, b -> b.synthesisWorkers(1), GPU0, CPU);
         Gate gate = Gate.interruptible();
         Map<String, String> startedOn = new ConcurrentHashMap<>();
         f.prover.onProveStart = (work, device) -> {

@@ -152,7 +152,8 @@ final class DevicePool {
 
     List<DeviceFigures> figures() {
         return slots.stream().map(s -> new DeviceFigures(s.device.id(), s.device.memory(), s.busy(),
-                s.bulkhead.getBulkheadConfig().getMaxConcurrentCalls(), s.breaker.getState().name())).toList();
+                s.bulkhead.getBulkheadConfig().getMaxConcurrentCalls(), s.breaker.getState().name(), s.device.fallback()))
+                .toList();
     }
 
     /** One prove start's hold on a device: record its outcome once, then close it. */

@@ -68,6 +68,10 @@ class ConsolePagesTest {
                         containsString("width:82.43243243243244%"),
                         containsString("900 MiB"), containsString("560 GiB"),
                         containsString("data-device=\"gpu0\""), containsString("60.0 GiB"),
+                        // every device: two logical GPUs (one breaker open) and the CPU fallback
+                        containsString("data-device=\"gpu1\""), containsString("50.0 GiB"),
+                        containsString("data-device=\"cpu\""), containsString(" (fallback)"),
+                        containsString(">open<"),
                         // queues: 28 waiting for the GPU, hand-off unbounded
                         containsString("data-field=\"awaitingGpu\">28<"), containsString("unbounded"),
                         // the chart's stream, the WebJar, the demo button, no CDN
