@@ -54,7 +54,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p>{@code --synthesis-workers} and {@code --policy} take lists and run every combination (one engine each, the
  * devices and loaded keys shared). {@code --devices} lists logical devices as CUDA ordinals ({@code 0,1}: two GPUs;
  * {@code 0,0}: two logical devices on GPU 0); on the CPU backend its length is the number of logical CPU devices.
- * {@code --curve bn128,bls12381} alternates the jobs between the curves (a mix).
+ * {@code --curve bn128,bls12381} and {@code --constraints 4096,65536} (lists) make one dev circuit per (curve, size),
+ * under {@code --dir}/{@code dev-<curve>-<N>} when there are several, and the jobs take them in turn (a mix).
  *
  * <p>Each combination ends with a machine-readable line: {@code peak_rss_bytes=… peak_reserved_bytes=… budget_bytes=…
  * proofs=… proofs_per_s=… policy=… synthesis_workers=… s_per_job=… mean_job_latency_s=… busy_<device>=…}. Peak RSS is
@@ -71,10 +72,10 @@ final class PipelineBench implements BenchSuite {
 
     @Override
     public String description() {
-        return "--curve bn128|bls12381|bn128,bls12381 --constraints N --partitions P --jobs J"
+        return "--curve bn128|bls12381|bn128,bls12381 --constraints N[,N...] --partitions P --jobs J"
                 + " --synthesis-workers W[,W...] --budget SIZE --policy budget|baseline[,...] [--backend cpu|gpu]"
-                + " [--devices 0,1] [--cpu-fallback true|false] [--workers-per-device D] [--verify true|false]"
-                + " [--dir DIR]";
+                + " [--devices 0,1] [--cpu-fallback true|false] [--workers-per-device D] [--finalizer-threads F]"
+                + " [--verify true|false] [--dir DIR]";
     }
 
     /** One curve's dev circuit, loaded. */
@@ -85,7 +86,7 @@ final class PipelineBench implements BenchSuite {
     public int run(String[] args, PrintStream out) throws Exception {
         Map<String, String> opts = Options.parse(args, "--curve", "--constraints", "--partitions", "--jobs",
                 "--synthesis-workers", "--budget", "--policy", "--workers-per-device", "--verify", "--dir",
-                "--backend", "--devices", "--cpu-fallback");
+                "--backend", "--devices", "--cpu-fallback", "--finalizer-threads");
         List<SnarkCurve> curves = new ArrayList<>();
         for (String name : Options.list(opts, "--curve", "bn128")) {
             SnarkCurve curve = SnarkCurves.byName(name)
@@ -94,7 +95,10 @@ final class PipelineBench implements BenchSuite {
                 curves.add(curve);
             }
         }
-        int constraints = Options.intValue(opts, "--constraints", 1 << 16);
+        List<Integer> constraintCounts = Options.intList(opts, "--constraints", List.of(1 << 16));
+        if (constraintCounts.isEmpty() || constraintCounts.stream().anyMatch(n -> n < 1)) {
+            throw new UsageException("--constraints must be positive");
+        }
         int partitions = Options.intValue(opts, "--partitions", 10);
         int jobs = Options.intValue(opts, "--jobs", 4);
         List<Integer> synthesisWorkers = Options.intList(opts, "--synthesis-workers", List.of(2));
@@ -110,6 +114,7 @@ final class PipelineBench implements BenchSuite {
             });
         }
         int workersPerDevice = Options.intValue(opts, "--workers-per-device", 1);
+        int finalizerThreads = Options.intValue(opts, "--finalizer-threads", EngineConfig.DEFAULT_FINALIZER_THREADS);
         boolean verify = Boolean.parseBoolean(opts.getOrDefault("--verify", "true"));
         boolean cpuFallback = Boolean.parseBoolean(opts.getOrDefault("--cpu-fallback", "false"));
         long budget = ByteSizes.parse(Options.require(opts, "--budget"));
@@ -127,16 +132,20 @@ final class PipelineBench implements BenchSuite {
                 out.println(unavailable.get());
                 return 3;
             }
+            int circuitCount = curves.size() * constraintCounts.size();
             for (SnarkCurve curve : curves) {
-                circuits.add(load(curve, constraints, dir(opts, curve, constraints, curves.size()), out));
+                for (int constraints : constraintCounts) {
+                    circuits.add(load(curve, constraints, dir(opts, curve, constraints, circuitCount), out));
+                }
             }
             out.printf("devices: %s%n", devices);
             for (PipelinePolicy policy : policies) {
                 for (int workers : synthesisWorkers) {
                     EngineConfig config = EngineConfig.builder().budgetBytes(budget).synthesisWorkers(workers)
-                            .workersPerDevice(workersPerDevice).verifyProofs(verify).policy(policy)
+                            .workersPerDevice(workersPerDevice).finalizerThreads(finalizerThreads)
+                            .verifyProofs(verify).policy(policy)
                             .queueCapacity(Math.max(EngineConfig.DEFAULT_QUEUE_CAPACITY, jobs * partitions)).build();
-                    if (!runOnce(config, circuits, devices, constraints, jobs, partitions, out)) {
+                    if (!runOnce(config, circuits, devices, jobs, partitions, out)) {
                         return 1;
                     }
                 }
@@ -202,7 +211,7 @@ final class PipelineBench implements BenchSuite {
 
     /** One engine run: submit every job at once, wait for all, print the figures; false when a job failed. */
     private static boolean runOnce(EngineConfig config, List<Circuit> circuits, List<BackendDevice> devices,
-                                   int constraints, int jobs, int partitions, PrintStream out) throws Exception {
+                                   int jobs, int partitions, PrintStream out) throws Exception {
         BufferTracker tracker = new BufferTracker();
         AtomicLong peakAbcPartitions = new AtomicLong();
         AtomicLong peakHeapCommitted = new AtomicLong();
@@ -254,12 +263,12 @@ final class PipelineBench implements BenchSuite {
             }
             double meanLatency = latencySum / 1e9 / jobs;
             double perJob = seconds / jobs;
-            out.printf("%s, %d constraints, %d jobs x %d partitions, policy %s, synthesis workers %d, %d prove-start"
-                            + " workers per device, verify %s: %d proofs in %.1f s; peak partitions holding a/b/c: %d%n",
+            out.printf("%s, %d jobs x %d partitions, policy %s, synthesis workers %d, %d prove-start workers per"
+                            + " device, %d finalizer threads, verify %s: %d proofs in %.1f s; peak partitions holding"
+                            + " a/b/c: %d%n",
                     circuits.stream().map(c -> c.ref().id() + " (domain " + c.ref().domainSize() + ")").toList(),
-                    constraints, jobs, partitions,
-                    config.policy(), config.synthesisWorkers(), config.workersPerDevice(), config.verifyProofs(),
-                    proofs, seconds, peakAbcPartitions.get());
+                    jobs, partitions, config.policy(), config.synthesisWorkers(), config.workersPerDevice(),
+                    config.finalizerThreads(), config.verifyProofs(), proofs, seconds, peakAbcPartitions.get());
             out.printf("  %.3f s per %d-partition job (wall / jobs, %d jobs in flight); mean job latency %.3f s; %s%n",
                     perJob, partitions, jobs, meanLatency,
                     config.verifyProofs() ? "every proof verified (pairing check)" : "proofs NOT verified");
@@ -285,13 +294,14 @@ final class PipelineBench implements BenchSuite {
         return (BusyTrackingBackend) device.backend();
     }
 
-    /** {@code --dir} for one curve; with several curves, one folder per curve under it. */
-    private static Path dir(Map<String, String> opts, SnarkCurve curve, int constraints, int curveCount) {
+    /** {@code --dir} for one circuit; with several circuits, one folder per circuit under it. */
+    private static Path dir(Map<String, String> opts, SnarkCurve curve, int constraints, int circuitCount) {
         String given = opts.get("--dir");
+        String name = "dev-" + curve.name() + "-" + constraints;
         if (given == null) {
-            return Path.of(".bench/dev-" + curve.name() + "-" + constraints);
+            return Path.of(".bench", name);
         }
-        return curveCount == 1 ? Path.of(given) : Path.of(given, curve.name());
+        return circuitCount == 1 ? Path.of(given) : Path.of(given, name);
     }
 
     private static Circuit load(SnarkCurve curve, int constraints, Path dir, PrintStream out) throws IOException {

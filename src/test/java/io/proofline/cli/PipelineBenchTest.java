@@ -60,15 +60,18 @@ class PipelineBenchTest {
     }
 
     @Test
-    void aMixAlternatesJobsBetweenTheCurves(@TempDir Path dir) {
-        String text = bench(0, "--curve", "bn128,bls12381", "--constraints", "200", "--partitions", "1", "--jobs", "2",
-                "--synthesis-workers", "2", "--budget", "4MiB", "--dir", dir.toString());
+    void aMixTakesTheCircuitsInTurn(@TempDir Path dir) {
+        String text = bench(0, "--curve", "bn128,bls12381", "--constraints", "200,100", "--partitions", "1",
+                "--jobs", "4", "--synthesis-workers", "2", "--finalizer-threads", "1", "--budget", "4MiB",
+                "--dir", dir.toString());
         List<Matcher> lines = machineLines(text);
         assertThat(lines).as(text).hasSize(1);
-        assertThat(Long.parseLong(lines.getFirst().group(4))).isEqualTo(2);
-        assertThat(text).contains("dev-bn128-200", "dev-bls12381-200");
-        assertThat(dir.resolve("bn128/circuit.zkey")).exists();
-        assertThat(dir.resolve("bls12381/circuit.zkey")).exists();
+        assertThat(Long.parseLong(lines.getFirst().group(4))).isEqualTo(4);
+        assertThat(text).contains("dev-bn128-200", "dev-bn128-100", "dev-bls12381-200", "dev-bls12381-100",
+                "1 finalizer threads");
+        for (String circuit : List.of("dev-bn128-200", "dev-bn128-100", "dev-bls12381-200", "dev-bls12381-100")) {
+            assertThat(dir.resolve(circuit).resolve("circuit.zkey")).exists();
+        }
     }
 
     @Test

@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
-import static io.proofline.engine.EngineFixture.eventually;
 import static io.proofline.engine.EngineFixture.job;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -64,21 +64,26 @@ class DevicePlacementTest {
 
     @Test
     void theCpuFallbackWaitsWhileTheGpuIsMerelyBusy() throws Exception {
-        // One synthesis worker: partition 0 reaches the device first, and holds it.
-        EngineFixture f = start(4, b -> b.synthesisWorkers(1), GPU0, CPU);
+        EngineFixture f = start(4, b -> b, GPU0, CPU);
         Gate gate = Gate.interruptible();
+        AtomicBoolean holding = new AtomicBoolean();
         Map<String, String> startedOn = new ConcurrentHashMap<>();
         f.prover.onProveStart = (work, device) -> {
             startedOn.put(FakeProver.name(work), device.id());
-            if (work.partition() == 0) {
+            // Whichever partition reaches a device first holds it (proving workers may take them out of order).
+            if (holding.compareAndSet(false, true)) {
                 gate.pass();
             }
         };
         JobId id = f.engine.submit(job(3));
         gate.awaitArrivals(1);
-        // Partitions 1 and 2 synthesized and waiting while gpu0 is busy: the idle CPU must not take them.
-        eventually("two partitions waiting for a device",
-                () -> f.engine.snapshot().queues().awaitingGpu() == 2);
+        // The other two synthesized and waiting while gpu0 is busy: the idle CPU must not take them.
+        long end = System.nanoTime() + EngineFixture.WAIT.toNanos();
+        while (f.engine.snapshot().queues().awaitingGpu() != 2) {
+            assertTrue(System.nanoTime() < end, () -> "two partitions waiting for a device: "
+                    + f.engine.snapshot().toLogLine() + "; started " + startedOn);
+            Thread.sleep(1);
+        }
         assertEquals(0, f.device("cpu").busyWorkers());
         gate.open();
         assertEquals(JobState.DONE, f.await(id).state());
