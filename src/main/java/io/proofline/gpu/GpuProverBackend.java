@@ -29,7 +29,8 @@ import java.util.OptionalLong;
  * (bytes), by default half the device's memory; idle keys are evicted least recently used first.
  *
  * <p>One instance is one logical device: {@link #forDevice} makes a new instance per {@link DeviceShare}, so two
- * logical devices on one GPU have two workers (contexts, streams, key caches); their key budgets split the device's
+ * logical devices on one GPU have two workers (streams, modules, working buffers, key caches; the CUDA context is the device's
+ * primary one, shared); their key budgets split the device's
  * (half of the share's memory each).
  */
 public final class GpuProverBackend implements ProverBackend, AutoCloseable {

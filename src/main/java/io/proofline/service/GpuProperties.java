@@ -12,7 +12,7 @@ import java.util.List;
  *
  * @param enabled            use GPUs when a GPU backend is present
  * @param devices            the logical devices as CUDA ordinals, in order {@code gpu0, gpu1, …}; an ordinal may
- *                           repeat ({@code [0, 0]}: two logical devices on GPU 0, each with its own context, worker
+ *                           repeat ({@code [0, 0]}: two logical devices on GPU 0, each with its own stream, worker
  *                           and resident keys); empty means one logical device per GPU present
  * @param workersPerDevice   prove starts one logical device runs at once (its bulkhead)
  * @param deviceMemoryBudget device memory per physical GPU, split evenly between its logical devices; half of each

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 
 /**
  * Logical devices of the GPU backend, checked without a GPU (nothing here opens a device): every share is a new
- * instance (own worker, context, stream, resident keys) and the key budgets of one GPU's shares add up to half its
+ * instance (own worker, stream, resident keys) and the key budgets of one GPU's shares add up to half its
  * budget.
  */
 class LogicalGpuDeviceTest {

@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * One logical proving device: a share of a physical device. The same CUDA ordinal may be configured more than
- * once (two logical devices on one GPU, each with its own context, stream, worker and resident keys); the shares of
+ * once (two logical devices on one GPU, each with its own stream, worker and resident keys); the shares of
  * one physical device split its memory budget between them.
  *
  * @param ordinal            the physical device (CUDA ordinal)

@@ -35,7 +35,7 @@ public interface ProverBackend {
     }
 
     /**
-     * A new backend instance for one logical device (its own worker, context, stream and resident keys, within its
+     * A new backend instance for one logical device (its own worker, stream and resident keys, within its
      * share of the device's memory). Backends without devices return themselves; the default asks
      * {@link #onDevice(int)}.
      */
