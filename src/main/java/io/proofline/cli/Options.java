@@ -57,6 +57,34 @@ final class Options {
         }
     }
 
+    /** A comma-separated list of integers ({@code 1,2,4}); {@code fallback} when the option is absent. */
+    static List<Integer> intList(Map<String, String> opts, String name, List<Integer> fallback) throws UsageException {
+        String v = opts.get(name);
+        if (v == null) {
+            return fallback;
+        }
+        List<Integer> values = new ArrayList<>();
+        for (String part : v.split(",")) {
+            try {
+                values.add(Integer.parseInt(part.strip()));
+            } catch (NumberFormatException e) {
+                throw new UsageException(name + " must be a comma-separated list of integers, got '" + v + "'");
+            }
+        }
+        return List.copyOf(values);
+    }
+
+    /** A comma-separated list of words; {@code fallback} when the option is absent. */
+    static List<String> list(Map<String, String> opts, String name, String fallback) {
+        List<String> values = new ArrayList<>();
+        for (String part : opts.getOrDefault(name, fallback).split(",")) {
+            if (!part.isBlank()) {
+                values.add(part.strip());
+            }
+        }
+        return List.copyOf(values);
+    }
+
     static int positionalCount(Map<String, String> opts) {
         return Integer.parseInt(opts.get("#"));
     }

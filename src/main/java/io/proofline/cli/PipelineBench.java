@@ -15,8 +15,9 @@ import io.proofline.engine.PipelineSnapshot;
 import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.Stage;
 import io.proofline.engine.TrackedBuffer;
-import io.proofline.engine.groth16.CpuDevice;
+import io.proofline.engine.groth16.BackendDevice;
 import io.proofline.engine.groth16.Groth16PartitionProver;
+import io.proofline.engine.groth16.LoadedCircuits;
 import io.proofline.engine.groth16.SingleCircuit;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.SnarkCurve;
@@ -26,6 +27,9 @@ import io.proofline.snark.format.WtnsWriter;
 import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.format.ZkeyWriter;
 import io.proofline.snark.prover.CpuProverBackend;
+import io.proofline.snark.prover.DeviceShare;
+import io.proofline.snark.prover.ProverBackend;
+import io.proofline.snark.prover.ProverBackends;
 import io.proofline.snark.setup.DevSetup;
 
 import java.io.IOException;
@@ -34,18 +38,30 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * {@code bench pipeline}: real proofs of a dev circuit through the whole engine (CPU backend), to show what the
- * memory budget does to peak memory and throughput. {@code --policy baseline} is the pre-fix design of DESIGN §1
- * (synthesis permit released when synthesis ends, unbounded hand-off), kept for this comparison only.
+ * {@code bench pipeline}: real proofs of dev circuits through the whole engine, on the CPU backend or on GPUs, to show
+ * what the memory budget does to peak memory and throughput and how throughput scales with devices. {@code --policy
+ * baseline} is the pre-fix design of DESIGN §1 (synthesis permit released when synthesis ends, unbounded hand-off),
+ * kept for this comparison only.
  *
- * <p>The last line is machine-readable: {@code peak_rss_bytes=… peak_reserved_bytes=… budget_bytes=… proofs=…
- * proofs_per_s=…}. Peak RSS is the process's VmHWM, reset (through {@code /proc/self/clear_refs}) after the key
- * and witness are loaded, so it covers the pipeline run alone plus what stays resident (heap, the mapped key).
+ * <p>{@code --synthesis-workers} and {@code --policy} take lists and run every combination (one engine each, the
+ * devices and loaded keys shared). {@code --devices} lists logical devices as CUDA ordinals ({@code 0,1}: two GPUs;
+ * {@code 0,0}: two logical devices on GPU 0); on the CPU backend its length is the number of logical CPU devices.
+ * {@code --curve bn128,bls12381} and {@code --constraints 4096,65536} (lists) make one dev circuit per (curve, size),
+ * under {@code --dir}/{@code dev-<curve>-<N>} when there are several, and the jobs take them in turn (a mix).
+ *
+ * <p>Each combination ends with a machine-readable line: {@code peak_rss_bytes=… peak_reserved_bytes=… budget_bytes=…
+ * proofs=… proofs_per_s=… policy=… synthesis_workers=… s_per_job=… mean_job_latency_s=… busy_<device>=…}. Peak RSS is
+ * the process's VmHWM, reset (through {@code /proc/self/clear_refs}) before each combination, so it covers that run
+ * plus what stays resident (heap, the mapped keys). A device's busy fraction is the time during which at least one
+ * prove start ran on it, over the wall time.
  */
 final class PipelineBench implements BenchSuite {
 
@@ -56,87 +72,250 @@ final class PipelineBench implements BenchSuite {
 
     @Override
     public String description() {
-        return "--curve bn128|bls12381 --constraints N --partitions P --jobs J --synthesis-workers W --budget SIZE"
-                + " --policy budget|baseline [--workers-per-device D] [--verify true|false] [--dir DIR]";
+        return "--curve bn128|bls12381|bn128,bls12381 --constraints N[,N...] --partitions P --jobs J"
+                + " --synthesis-workers W[,W...] --budget SIZE --policy budget|baseline[,...] [--backend cpu|gpu]"
+                + " [--devices 0,1] [--cpu-fallback true|false] [--workers-per-device D] [--finalizer-threads F]"
+                + " [--verify true|false] [--dir DIR]";
+    }
+
+    /** One curve's dev circuit, loaded. */
+    private record Circuit(CircuitRef ref, ProvingKey key, byte[] witness) {
     }
 
     @Override
     public int run(String[] args, PrintStream out) throws Exception {
         Map<String, String> opts = Options.parse(args, "--curve", "--constraints", "--partitions", "--jobs",
-                "--synthesis-workers", "--budget", "--policy", "--workers-per-device", "--verify", "--dir");
-        String curveName = opts.getOrDefault("--curve", "bn128");
-        SnarkCurve curve = SnarkCurves.byName(curveName)
-                .orElseThrow(() -> new UsageException("unknown curve '" + curveName + "' (bn128 or bls12381)"));
-        int constraints = Options.intValue(opts, "--constraints", 1 << 16);
+                "--synthesis-workers", "--budget", "--policy", "--workers-per-device", "--verify", "--dir",
+                "--backend", "--devices", "--cpu-fallback", "--finalizer-threads");
+        List<SnarkCurve> curves = new ArrayList<>();
+        for (String name : Options.list(opts, "--curve", "bn128")) {
+            SnarkCurve curve = SnarkCurves.byName(name)
+                    .orElseThrow(() -> new UsageException("unknown curve '" + name + "' (bn128 or bls12381)"));
+            if (!curves.contains(curve)) {
+                curves.add(curve);
+            }
+        }
+        List<Integer> constraintCounts = Options.intList(opts, "--constraints", List.of(1 << 16));
+        if (constraintCounts.isEmpty() || constraintCounts.stream().anyMatch(n -> n < 1)) {
+            throw new UsageException("--constraints must be positive");
+        }
         int partitions = Options.intValue(opts, "--partitions", 10);
         int jobs = Options.intValue(opts, "--jobs", 4);
-        int workers = Options.intValue(opts, "--synthesis-workers", 2);
-        int workersPerDevice = Options.intValue(opts, "--workers-per-device", 1);
-        boolean verify = Boolean.parseBoolean(opts.getOrDefault("--verify", "true"));
-        PipelinePolicy policy = switch (opts.getOrDefault("--policy", "budget")) {
-            case "budget" -> PipelinePolicy.BUDGETED;
-            case "baseline" -> PipelinePolicy.BASELINE;
-            default -> throw new UsageException("--policy must be budget or baseline");
-        };
-        long budget = ByteSizes.parse(Options.require(opts, "--budget"));
-        Path dir = Path.of(opts.getOrDefault("--dir", ".bench/dev-" + curve.name() + "-" + constraints));
-
-        ensureDevCircuit(curve, constraints, dir, out);
-        try (ProvingKey key = ZkeyReader.read(dir.resolve("circuit.zkey"), PointCheck.CURVE)) {
-            byte[] witness = Files.readAllBytes(dir.resolve("witness.wtns"));
-            CircuitRef circuit = new CircuitRef("dev-" + curve.name() + "-" + constraints, key.nVars(),
-                    key.domainSize(), key.nPublic());
-
-            EngineConfig config = EngineConfig.builder().budgetBytes(budget).synthesisWorkers(workers)
-                    .workersPerDevice(workersPerDevice).verifyProofs(verify).policy(policy)
-                    .queueCapacity(Math.max(EngineConfig.DEFAULT_QUEUE_CAPACITY, jobs * partitions)).build();
-            BufferTracker tracker = new BufferTracker();
-            AtomicLong peakAbcPartitions = new AtomicLong();
-            AtomicLong peakHeapCommitted = new AtomicLong();
-            tracker.addListener((event, snapshot) -> {
-                peakAbcPartitions.accumulateAndGet(abcPartitions(snapshot), Math::max);
-                peakHeapCommitted.accumulateAndGet(snapshot.process().heapCommittedBytes(), Math::max);
+        List<Integer> synthesisWorkers = Options.intList(opts, "--synthesis-workers", List.of(2));
+        if (synthesisWorkers.stream().anyMatch(w -> w < 1)) {
+            throw new UsageException("--synthesis-workers must be positive");
+        }
+        List<PipelinePolicy> policies = new ArrayList<>();
+        for (String p : Options.list(opts, "--policy", "budget")) {
+            policies.add(switch (p) {
+                case "budget" -> PipelinePolicy.BUDGETED;
+                case "baseline" -> PipelinePolicy.BASELINE;
+                default -> throw new UsageException("--policy must be budget or baseline (or both: budget,baseline)");
             });
-            Groth16PartitionProver prover = new Groth16PartitionProver(new SingleCircuit(circuit.id(), key),
-                    Map.of(CpuDevice.ID, new CpuProverBackend()));
+        }
+        int workersPerDevice = Options.intValue(opts, "--workers-per-device", 1);
+        int finalizerThreads = Options.intValue(opts, "--finalizer-threads", EngineConfig.DEFAULT_FINALIZER_THREADS);
+        boolean verify = Boolean.parseBoolean(opts.getOrDefault("--verify", "true"));
+        boolean cpuFallback = Boolean.parseBoolean(opts.getOrDefault("--cpu-fallback", "false"));
+        long budget = ByteSizes.parse(Options.require(opts, "--budget"));
+        String backend = opts.getOrDefault("--backend", "cpu");
+        List<Integer> ordinals = Options.intList(opts, "--devices", List.of(0));
+        if (ordinals.isEmpty()) {
+            throw new UsageException("--devices needs at least one device");
+        }
 
-            resetPeakRss();
-            long startRss = tracker.snapshot().process().rssBytes();
-            MemoryBudget memoryBudget = new MemoryBudget(budget);
-            try (TrackedBuffer keyOnHost = tracker.track(BufferClass.KEY_HOST, Stage.RESIDENT, key.byteSize());
-                 ProvingEngine engine = ProvingEngine.builder(config, prover).devices(List.of(new CpuDevice()))
-                         .budget(memoryBudget).tracker(tracker).start()) {
-                long start = System.nanoTime();
-                List<JobId> ids = new ArrayList<>();
-                for (int j = 0; j < jobs; j++) {
-                    JobRequest.Builder request = JobRequest.builder(circuit).verify(verify);
-                    for (int p = 0; p < partitions; p++) {
-                        request.partition(PartitionInput.wtns(witness));
-                    }
-                    ids.add(engine.submit(request.build()));
+        List<BackendDevice> devices = new ArrayList<>();
+        List<Circuit> circuits = new ArrayList<>();
+        try {
+            Optional<String> unavailable = openDevices(backend, ordinals, cpuFallback, devices);
+            if (unavailable.isPresent()) {
+                out.println(unavailable.get());
+                return 3;
+            }
+            int circuitCount = curves.size() * constraintCounts.size();
+            for (SnarkCurve curve : curves) {
+                for (int constraints : constraintCounts) {
+                    circuits.add(load(curve, constraints, dir(opts, curve, constraints, circuitCount), out));
                 }
-                int proofs = 0;
-                for (JobId id : ids) {
-                    JobResult result = engine.await(id, Duration.ofHours(2));
-                    if (result.state() != JobState.DONE) {
-                        out.println("job " + id + " ended " + result.state() + " " + result.failure().map(Object::toString).orElse(""));
+            }
+            out.printf("devices: %s%n", devices);
+            for (PipelinePolicy policy : policies) {
+                for (int workers : synthesisWorkers) {
+                    EngineConfig config = EngineConfig.builder().budgetBytes(budget).synthesisWorkers(workers)
+                            .workersPerDevice(workersPerDevice).finalizerThreads(finalizerThreads)
+                            .verifyProofs(verify).policy(policy)
+                            .queueCapacity(Math.max(EngineConfig.DEFAULT_QUEUE_CAPACITY, jobs * partitions)).build();
+                    if (!runOnce(config, circuits, devices, jobs, partitions, out)) {
                         return 1;
                     }
-                    proofs += result.proofs().size();
                 }
-                double seconds = (System.nanoTime() - start) / 1e9;
-                PipelineSnapshot end = engine.snapshot();
-                out.printf("%s, %d constraints (domain %d), %d jobs x %d partitions, policy %s, synthesis workers %d,"
-                                + " %d prove-start workers, verify %s: %d proofs in %.1f s; peak partitions holding a/b/c: %d%n",
-                        curve.name(), constraints, key.domainSize(), jobs, partitions, policy, workers,
-                        workersPerDevice, verify, proofs, seconds, peakAbcPartitions.get());
-                out.printf("fixed part: RSS %d MiB before the first job (JVM, mapped key %d MiB); peak JVM heap committed"
-                                + " %d MiB%n", startRss >> 20, key.byteSize() >> 20, peakHeapCommitted.get() >> 20);
-                out.printf("peak_rss_bytes=%d peak_reserved_bytes=%d budget_bytes=%d proofs=%d proofs_per_s=%.3f%n",
-                        end.process().rssPeakBytes(), memoryBudget.peakReserved(), budget, proofs, proofs / seconds);
+            }
+        } finally {
+            for (Circuit c : circuits) {
+                c.key().close();
+            }
+            for (BackendDevice d : devices) {
+                if (((BusyTrackingBackend) d.backend()).delegate() instanceof AutoCloseable closeable) {
+                    closeable.close();
+                }
             }
         }
         return 0;
+    }
+
+    /**
+     * Fills {@code devices} (each backend wrapped to measure its busy time) and opens them, so the first measured
+     * run does not pay for CUDA contexts and module loads; the reason when the backend cannot run here.
+     */
+    private static Optional<String> openDevices(String backend, List<Integer> ordinals, boolean cpuFallback,
+                                                List<BackendDevice> devices) throws UsageException {
+        switch (backend) {
+            case "cpu" -> {
+                for (int k = 0; k < ordinals.size(); k++) {
+                    String id = ordinals.size() == 1 ? "cpu" : "cpu" + k;
+                    devices.add(new BackendDevice(id, new BusyTrackingBackend(new CpuProverBackend()), false));
+                }
+                return Optional.empty();
+            }
+            case "gpu" -> {
+                ProverBackend gpu = ProverBackends.byName("gpu")
+                        .orElseThrow(() -> new UsageException("this build has no GPU backend"));
+                Optional<String> unavailable = gpu.unavailableReason();
+                if (unavailable.isPresent()) {
+                    return unavailable;
+                }
+                int present = gpu.deviceCount();
+                for (int k = 0; k < ordinals.size(); k++) {
+                    int ordinal = ordinals.get(k);
+                    if (ordinal < 0 || ordinal >= present) {
+                        return Optional.of("no GPU available: device " + ordinal + " requested, " + present
+                                + " present");
+                    }
+                    String id = "gpu" + k;
+                    ProverBackend instance = gpu.forDevice(new DeviceShare(ordinal, id,
+                            Collections.frequency(ordinals, ordinal), 0));
+                    devices.add(new BackendDevice(id, new BusyTrackingBackend(instance), false));
+                    Optional<String> reason = instance.unavailableReason();
+                    if (reason.isPresent()) {
+                        return reason;
+                    }
+                }
+                if (cpuFallback) {
+                    devices.add(new BackendDevice("cpu", new BusyTrackingBackend(new CpuProverBackend()), true));
+                }
+                return Optional.empty();
+            }
+            default -> throw new UsageException("--backend must be cpu or gpu, got '" + backend + "'");
+        }
+    }
+
+    /** One engine run: submit every job at once, wait for all, print the figures; false when a job failed. */
+    private static boolean runOnce(EngineConfig config, List<Circuit> circuits, List<BackendDevice> devices,
+                                   int jobs, int partitions, PrintStream out) throws Exception {
+        BufferTracker tracker = new BufferTracker();
+        AtomicLong peakAbcPartitions = new AtomicLong();
+        AtomicLong peakHeapCommitted = new AtomicLong();
+        tracker.addListener((event, snapshot) -> {
+            peakAbcPartitions.accumulateAndGet(abcPartitions(snapshot), Math::max);
+            peakHeapCommitted.accumulateAndGet(snapshot.process().heapCommittedBytes(), Math::max);
+        });
+        Groth16PartitionProver prover = new Groth16PartitionProver(new LoadedCircuits(circuits.stream()
+                .map(c -> new SingleCircuit(c.ref().id(), c.key())).toList()), devices);
+        resetPeakRss();
+        long startRss = tracker.snapshot().process().rssBytes();
+        long keyBytes = circuits.stream().mapToLong(c -> c.key().byteSize()).sum();
+        MemoryBudget memoryBudget = new MemoryBudget(config.budgetBytes());
+        try (TrackedBuffer keysOnHost = tracker.track(BufferClass.KEY_HOST, Stage.RESIDENT, keyBytes);
+             ProvingEngine engine = ProvingEngine.builder(config, prover).devices(devices)
+                     .budget(memoryBudget).tracker(tracker).start()) {
+            devices.forEach(d -> busy(d).reset());
+            long start = System.nanoTime();
+            List<JobId> ids = new ArrayList<>();
+            AtomicLongArray latencies = new AtomicLongArray(jobs);
+            for (int j = 0; j < jobs; j++) {
+                Circuit circuit = circuits.get(j % circuits.size());
+                JobRequest.Builder request = JobRequest.builder(circuit.ref()).verify(config.verifyProofs());
+                for (int p = 0; p < partitions; p++) {
+                    request.partition(PartitionInput.wtns(circuit.witness()));
+                }
+                JobId id = engine.submit(request.build());
+                long submitted = System.nanoTime();
+                int slot = j;
+                engine.result(id).thenRun(() -> latencies.set(slot, System.nanoTime() - submitted));
+                ids.add(id);
+            }
+            int proofs = 0;
+            for (JobId id : ids) {
+                JobResult result = engine.await(id, Duration.ofHours(2));
+                if (result.state() != JobState.DONE) {
+                    out.println("job " + id + " ended " + result.state() + " "
+                            + result.failure().map(Object::toString).orElse(""));
+                    return false;
+                }
+                proofs += result.proofs().size();
+            }
+            long wall = System.nanoTime() - start;
+            double seconds = wall / 1e9;
+            PipelineSnapshot end = engine.snapshot();
+            long latencySum = 0;
+            for (int j = 0; j < jobs; j++) {
+                latencySum += latencies.get(j);
+            }
+            double meanLatency = latencySum / 1e9 / jobs;
+            double perJob = seconds / jobs;
+            out.printf("%s, %d jobs x %d partitions, policy %s, synthesis workers %d, %d prove-start workers per"
+                            + " device, %d finalizer threads, verify %s: %d proofs in %.1f s; peak partitions holding"
+                            + " a/b/c: %d%n",
+                    circuits.stream().map(c -> c.ref().id() + " (domain " + c.ref().domainSize() + ")").toList(),
+                    jobs, partitions, config.policy(), config.synthesisWorkers(), config.workersPerDevice(),
+                    config.finalizerThreads(), config.verifyProofs(), proofs, seconds, peakAbcPartitions.get());
+            out.printf("  %.3f s per %d-partition job (wall / jobs, %d jobs in flight); mean job latency %.3f s; %s%n",
+                    perJob, partitions, jobs, meanLatency,
+                    config.verifyProofs() ? "every proof verified (pairing check)" : "proofs NOT verified");
+            StringBuilder busyFigures = new StringBuilder();
+            for (BackendDevice d : devices) {
+                BusyTrackingBackend b = busy(d);
+                double fraction = b.busyNanos() / (double) wall;
+                out.printf("  device %s: busy %.3f of the wall time, %d prove starts%n", d, fraction, b.starts());
+                busyFigures.append(String.format(" busy_%s=%.3f", d.id(), fraction));
+            }
+            out.printf("  fixed part: RSS %d MiB before the first job (JVM, mapped keys %d MiB); peak JVM heap committed"
+                    + " %d MiB%n", startRss >> 20, keyBytes >> 20, peakHeapCommitted.get() >> 20);
+            out.printf("peak_rss_bytes=%d peak_reserved_bytes=%d budget_bytes=%d proofs=%d proofs_per_s=%.3f policy=%s"
+                            + " synthesis_workers=%d s_per_job=%.3f mean_job_latency_s=%.3f%s%n",
+                    end.process().rssPeakBytes(), memoryBudget.peakReserved(), config.budgetBytes(), proofs,
+                    proofs / seconds, config.policy() == PipelinePolicy.BUDGETED ? "budget" : "baseline",
+                    config.synthesisWorkers(), perJob, meanLatency, busyFigures);
+            return true;
+        }
+    }
+
+    private static BusyTrackingBackend busy(BackendDevice device) {
+        return (BusyTrackingBackend) device.backend();
+    }
+
+    /** {@code --dir} for one circuit; with several circuits, one folder per circuit under it. */
+    private static Path dir(Map<String, String> opts, SnarkCurve curve, int constraints, int circuitCount) {
+        String given = opts.get("--dir");
+        String name = "dev-" + curve.name() + "-" + constraints;
+        if (given == null) {
+            return Path.of(".bench", name);
+        }
+        return circuitCount == 1 ? Path.of(given) : Path.of(given, name);
+    }
+
+    private static Circuit load(SnarkCurve curve, int constraints, Path dir, PrintStream out) throws IOException {
+        ensureDevCircuit(curve, constraints, dir, out);
+        ProvingKey key = ZkeyReader.read(dir.resolve("circuit.zkey"), PointCheck.CURVE);
+        try {
+            byte[] witness = Files.readAllBytes(dir.resolve("witness.wtns"));
+            CircuitRef ref = new CircuitRef("dev-" + curve.name() + "-" + constraints, key.nVars(), key.domainSize(),
+                    key.nPublic());
+            return new Circuit(ref, key, witness);
+        } catch (IOException | RuntimeException e) {
+            key.close();
+            throw e;
+        }
     }
 
     /** Partitions holding a/b/c: synthesis allocates the three vectors together, so ABC buffers / 3. */
@@ -161,7 +340,7 @@ final class PipelineBench implements BenchSuite {
         try {
             Files.writeString(Path.of("/proc/self/clear_refs"), "5");
         } catch (IOException | UnsupportedOperationException e) {
-            // Not Linux or not permitted: the peak then includes loading the key and witness.
+            // Not Linux or not permitted: the peak then includes loading the keys and witnesses.
         }
     }
 }

@@ -1,14 +1,24 @@
 package io.proofline.engine;
 
 /**
- * Something that runs {@link PartitionProver#proveStart}: a GPU, or the CPU backend, which counts as one
- * device when there is no GPU. The engine puts a Resilience4j bulkhead ({@code workersPerDevice}) and a
- * circuit breaker in front of each device.
+ * Something that runs {@link PartitionProver#proveStart}: a GPU (or one logical share of a GPU), or the CPU
+ * backend, which is the one device when there is no GPU and a {@linkplain #fallback() fallback} device beside
+ * GPUs. The engine puts a Resilience4j bulkhead ({@code workersPerDevice}) and a circuit breaker in front of
+ * each device.
  */
 public interface ProvingDevice {
 
     /** A stable name, unique among the engine's devices (e.g. {@code gpu0}, {@code cpu}). */
     String id();
+
+    /**
+     * A fallback device (the CPU backend beside GPUs) takes a partition only when every other device's
+     * breaker is open or that device already faulted on the partition, never merely because the others are
+     * busy: it is much slower, and taking work from a busy GPU would lengthen the job.
+     */
+    default boolean fallback() {
+        return false;
+    }
 
     /** Current memory figures for the buffer table; {@link DeviceMemory#UNKNOWN} by default. */
     default DeviceMemory memory() {

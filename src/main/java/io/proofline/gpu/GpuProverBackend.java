@@ -6,6 +6,7 @@ import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
 import io.proofline.snark.prover.BackendFaultException;
 import io.proofline.snark.prover.DeviceUsage;
+import io.proofline.snark.prover.DeviceShare;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.ProofAssembly;
 import io.proofline.snark.prover.ProverBackend;
@@ -28,6 +29,10 @@ import java.util.Optional;
  * (bytes), by default half the device's memory; idle keys are evicted least recently used first. With
  * {@value #B2_ON_DEVICE_PROPERTY}{@code =true} the G2 MSM runs on the device too, in prove start (B2 then stays
  * resident with the G1 sections), and prove finish only assembles.
+ *
+ * <p>One instance is one logical device: {@link #forDevice} makes a new instance per {@link DeviceShare}, so two
+ * logical devices on one GPU have two workers (streams, modules, working buffers, key caches; the CUDA context is
+ * the device's primary one, shared); their key budgets split the device's (half of the share's memory each).
  */
 public final class GpuProverBackend implements ProverBackend, AutoCloseable {
 
@@ -40,6 +45,10 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
     private final int ordinal;
     private final long keyBudgetBytes;
     private final boolean b2OnDevice;
+    /** Logical devices sharing the physical one; a default key budget (0) is divided by it. */
+    private final int sharers;
+    /** For messages: {@code GPU 0} or, for a logical device, {@code GPU 0 (gpu1)}. */
+    private final String label;
     private GpuProverWorker worker;
     /** The figures published after each prove start; read without a lock by {@link #deviceUsage()}. */
     private volatile DeviceUsage usage;
@@ -61,12 +70,29 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
      * @param b2OnDevice     whether the G2 MSM runs on the device (in prove start) rather than on CPU threads
      */
     public GpuProverBackend(int ordinal, long keyBudgetBytes, boolean b2OnDevice) {
-        if (ordinal < 0 || keyBudgetBytes < 0) {
-            throw new IllegalArgumentException("device " + ordinal + ", key budget " + keyBudgetBytes);
+        this(ordinal, keyBudgetBytes, 1, "GPU " + ordinal, b2OnDevice);
+    }
+
+    private GpuProverBackend(int ordinal, long keyBudgetBytes, int sharers, String label, boolean b2OnDevice) {
+        if (ordinal < 0 || keyBudgetBytes < 0 || sharers < 1) {
+            throw new IllegalArgumentException("device " + ordinal + ", key budget " + keyBudgetBytes + ", shared by "
+                    + sharers);
         }
         this.ordinal = ordinal;
         this.keyBudgetBytes = keyBudgetBytes;
+        this.sharers = sharers;
+        this.label = label;
         this.b2OnDevice = b2OnDevice;
+    }
+
+    /** The CUDA ordinal of the physical device. */
+    public int ordinal() {
+        return ordinal;
+    }
+
+    /** The resident-key budget this instance was given; 0 means half the device's memory over its sharers. */
+    public long keyBudgetBytes() {
+        return keyBudgetBytes;
     }
 
     @Override
@@ -91,6 +117,28 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         return deviceOrdinal == ordinal ? this : new GpuProverBackend(deviceOrdinal, keyBudgetBytes, b2OnDevice);
     }
 
+    /**
+     * A new instance for {@code share}: half of the share's memory (the share's budget, else the device's memory,
+     * divided by its sharers) for resident keys, the rest left to working buffers.
+     */
+    @Override
+    public ProverBackend forDevice(DeviceShare share) {
+        long budget = share.memoryBudgetBytes() > 0 ? share.memoryBudgetBytes() / 2 / share.sharers() : 0;
+        return new GpuProverBackend(share.ordinal(), budget, share.sharers(),
+                "GPU " + share.ordinal() + " (" + share.id() + ")", b2OnDevice);
+    }
+
+    /** The CUDA devices present; 0 without a driver or device. */
+    @Override
+    public int deviceCount() {
+        try {
+            return GpuDevices.discover().size();
+        } catch (GpuUnavailableException | CudaException e) {
+            return 0;
+        }
+    }
+
+
     @Override
     public PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc) {
         Synthesis.checkShape(key, witness);
@@ -105,7 +153,7 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
             try {
                 return w.proveStart(key, witness, abc);
             } catch (CudaException | ResidentKeyCache.BudgetExceededException e) {
-                throw new BackendFaultException("GPU " + ordinal + ": " + e.getMessage(), e);
+                throw new BackendFaultException(label + ": " + e.getMessage(), e);
             } finally {
                 publishUsage(w);
             }
@@ -178,7 +226,7 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
                 throw new GpuUnavailableException("device " + ordinal + " requested, " + devices.size() + " present");
             }
             GpuDevice device = devices.get(ordinal);
-            long budget = keyBudgetBytes > 0 ? keyBudgetBytes : device.totalMemoryBytes() / 2;
+            long budget = keyBudgetBytes > 0 ? keyBudgetBytes : device.totalMemoryBytes() / 2 / sharers;
             worker = new GpuProverWorker(device, budget, b2OnDevice);
             publishUsage(worker);
         }

@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * The proving devices (GPUs, or the CPU backend): busy workers, memory and circuit-breaker state. DOWN when every
- * device's breaker is open (no device can take a partition).
+ * device's breaker is open (no device can take a partition); UP while the CPU fallback still can, even with every
+ * GPU's breaker open (the details show which).
  */
 @Component("devices")
 class DevicesHealthIndicator implements HealthIndicator {
@@ -30,7 +31,8 @@ class DevicesHealthIndicator implements HealthIndicator {
             anyUsable |= !d.breakerState().equals("OPEN") && !d.breakerState().equals("FORCED_OPEN");
             details.put(d.id(), Map.of("breaker", d.breakerState(), "busyWorkers", d.busyWorkers(),
                     "workers", d.workers(), "usedBytes", d.memory().usedBytes(), "freeBytes", d.memory().freeBytes(),
-                    "keyDeviceBytes", d.memory().keyBytes(), "scratchDeviceBytes", d.memory().scratchBytes()));
+                    "keyDeviceBytes", d.memory().keyBytes(), "scratchDeviceBytes", d.memory().scratchBytes(),
+                    "fallback", d.fallback()));
         }
         return (anyUsable ? Health.up() : Health.down()).withDetails(details).build();
     }

@@ -3,10 +3,7 @@ package io.proofline.service;
 import io.proofline.engine.BufferTracker;
 import io.proofline.engine.EngineConfig;
 import io.proofline.engine.MemoryBudget;
-import io.proofline.engine.ProvingDevice;
 import io.proofline.engine.ProvingEngine;
-import io.proofline.engine.groth16.BackendDevice;
-import io.proofline.engine.groth16.CpuDevice;
 import io.proofline.engine.groth16.Groth16PartitionProver;
 import io.proofline.snark.prover.CpuProverBackend;
 import io.proofline.snark.prover.ProverBackend;
@@ -19,16 +16,13 @@ import org.springframework.context.annotation.Configuration;
 
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
  * Converts the {@code proofline.*} properties into the core's immutable {@link EngineConfig} and assembles the
  * engine: one memory budget and buffer tracker shared by the engine and the key cache, the Groth16 adapter, and
- * the devices (GPUs when a GPU backend is present and enabled, else the CPU backend).
+ * the devices ({@link DeviceAssembly}: logical GPU devices with the CPU backend as fallback when a GPU backend is
+ * present and enabled, else the CPU backend alone).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({MemoryProperties.class, PipelineProperties.class, GpuProperties.class,
@@ -96,27 +90,16 @@ class EngineConfiguration {
 
     @Bean
     ProvingBackends provingBackends(GpuProperties gpu) {
-        Map<String, ProverBackend> byDevice = new LinkedHashMap<>();
-        List<ProvingDevice> devices = new ArrayList<>();
         Optional<ProverBackend> gpuBackend = gpu.enabled() ? ProverBackends.byName("gpu") : Optional.empty();
         // A GPU backend on the class path is used only where a GPU answers (CI and laptops have none).
         gpuBackend.flatMap(ProverBackend::unavailableReason)
                 .ifPresent(reason -> LOG.info("GPU backend not used: {}", reason));
         gpuBackend = gpuBackend.filter(b -> b.unavailableReason().isEmpty());
-        if (gpuBackend.isPresent()) {
-            List<Integer> ordinals = gpu.devices().isEmpty() ? List.of(0) : gpu.devices();
-            for (int ordinal : ordinals) {
-                ProverBackend backend = gpuBackend.get().onDevice(ordinal);
-                BackendDevice device = new BackendDevice("gpu" + ordinal, backend);
-                devices.add(device);
-                byDevice.put(device.id(), backend);
-            }
-        } else {
-            devices.add(new CpuDevice());
-            byDevice.put(CpuDevice.ID, new CpuProverBackend());
-        }
-        LOG.info("proving devices: {} (backends available: {})", byDevice.keySet(), ProverBackends.names());
-        return new ProvingBackends(devices, byDevice);
+        long memoryBudget = gpu.deviceMemoryBudget() == null ? 0 : gpu.deviceMemoryBudget().toBytes();
+        ProvingBackends backends = DeviceAssembly.assemble(gpu.devices(), gpuBackend, memoryBudget, gpu.cpuFallback(),
+                new CpuProverBackend());
+        LOG.info("proving devices: {} (backends available: {})", backends.devices(), ProverBackends.names());
+        return backends;
     }
 
     @Bean(destroyMethod = "")

@@ -121,15 +121,16 @@ class HelmChartTest {
         assertThat(map(cpuContainer, "resources", "limits")).doesNotContainKey("nvidia.com/gpu");
         assertThat(map(cpuContainer, "resources", "requests")).doesNotContainKey("nvidia.com/gpu");
         assertThat(env(cpuContainer)).containsEntry("NVIDIA_VISIBLE_DEVICES", "void");
-        assertThat(gpuConfig(cpuOnly)).containsEntry("enabled", false);
+        assertThat(gpuConfig(cpuOnly)).containsEntry("enabled", false).containsEntry("cpu-fallback", true);
         assertThat(map(find(cpuOnly, "Deployment"), "spec", "template", "spec")).doesNotContainKey("runtimeClassName");
 
-        List<Map<String, Object>> gpu = render(Map.of("gpu", Map.of("enabled", true, "count", 2,
-                "runtimeClassName", "nvidia", "workersPerDevice", 3)));
+        List<Map<String, Object>> gpu = render(Map.of("gpu", Map.of("enabled", true, "count", 1,
+                "runtimeClassName", "nvidia", "workersPerDevice", 3, "devices", "0,0", "cpuFallback", false)));
         Map<String, Object> gpuContainer = container(gpu);
-        assertThat(map(gpuContainer, "resources", "limits")).containsEntry("nvidia.com/gpu", 2);
+        assertThat(map(gpuContainer, "resources", "limits")).containsEntry("nvidia.com/gpu", 1);
         assertThat(env(gpuContainer)).doesNotContainKey("NVIDIA_VISIBLE_DEVICES");
-        assertThat(gpuConfig(gpu)).containsEntry("enabled", true).containsEntry("workers-per-device", 3);
+        assertThat(gpuConfig(gpu)).containsEntry("enabled", true).containsEntry("workers-per-device", 3)
+                .containsEntry("devices", "0,0").containsEntry("cpu-fallback", false);
         assertThat(at(find(gpu, "Deployment"), "spec", "template", "spec", "runtimeClassName")).isEqualTo("nvidia");
     }
 

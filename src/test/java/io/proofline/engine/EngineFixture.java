@@ -33,6 +33,15 @@ final class EngineFixture implements AutoCloseable {
 
     EngineFixture(int partitionsInBudget, UnaryOperator<EngineConfig.Builder> settings, KeyEvictor evictor,
                   MemoryBudget sharedBudget, String... deviceIds) {
+        this(partitionsInBudget, settings, evictor, sharedBudget, devices(deviceIds));
+    }
+
+    EngineFixture(int partitionsInBudget, UnaryOperator<EngineConfig.Builder> settings, List<ProvingDevice> devices) {
+        this(partitionsInBudget, settings, KeyEvictor.NONE, null, devices);
+    }
+
+    private EngineFixture(int partitionsInBudget, UnaryOperator<EngineConfig.Builder> settings, KeyEvictor evictor,
+                          MemoryBudget sharedBudget, List<ProvingDevice> devices) {
         this.budget = sharedBudget != null ? sharedBudget : new MemoryBudget(partitionsInBudget * PARTITION_BYTES);
         EngineConfig config = settings.apply(EngineConfig.builder()
                 .budgetBytes(budget.total())
@@ -41,12 +50,22 @@ final class EngineFixture implements AutoCloseable {
                 .workersPerDevice(1)
                 .breakerMinimumCalls(1)
                 .deviceRetryAfter(Duration.ofMinutes(5))).build();
-        List<ProvingDevice> devices = new ArrayList<>();
-        for (String id : deviceIds.length == 0 ? new String[] {"cpu"} : deviceIds) {
-            devices.add(new TestDevice(id));
-        }
         this.engine = ProvingEngine.builder(config, prover).devices(devices).budget(budget).tracker(tracker)
                 .keyEvictor(evictor).start();
+    }
+
+    private static List<ProvingDevice> devices(String... ids) {
+        List<ProvingDevice> devices = new ArrayList<>();
+        for (String id : ids.length == 0 ? new String[] {"cpu"} : ids) {
+            devices.add(new TestDevice(id));
+        }
+        return devices;
+    }
+
+    /** The figures of device {@code id} in the snapshot now. */
+    DeviceFigures device(String id) {
+        return engine.snapshot().devices().stream().filter(d -> d.id().equals(id)).findFirst()
+                .orElseThrow(() -> new AssertionError("no device " + id + " in " + engine.snapshot().devices()));
     }
 
     static JobRequest job(int partitions) {

@@ -1,5 +1,9 @@
 package io.proofline.engine;
 
-/** A named device for tests. */
-record TestDevice(String id) implements ProvingDevice {
+/** A named device for tests; a fallback one stands for the CPU backend beside GPUs. */
+record TestDevice(String id, boolean fallback) implements ProvingDevice {
+
+    TestDevice(String id) {
+        this(id, false);
+    }
 }

@@ -8,20 +8,49 @@ import io.proofline.snark.prover.ProverBackend;
 import java.util.Objects;
 
 /**
- * A device served by a prover backend that holds memory on it (a GPU): its {@link #memory()} is what the backend
- * reports ({@link ProverBackend#deviceUsage()}), so the buffer table and the metrics show the keys resident there and
- * the working buffers per device.
+ * A proving device backed by one {@link ProverBackend} instance: a GPU backend on one (logical) device, or the CPU
+ * backend, which is a {@linkplain #fallback() fallback} device when GPUs are configured. Identity matters: the
+ * engine finishes a proof on the very device object that started it. Its {@link #memory()} is what the backend
+ * reports ({@link ProverBackend#deviceUsage()}: resident keys and working buffers), so the buffer table and the
+ * metrics show them per device.
  */
-public record BackendDevice(String id, ProverBackend backend) implements ProvingDevice {
+public final class BackendDevice implements ProvingDevice {
 
     private static final System.Logger LOG = System.getLogger(BackendDevice.class.getName());
 
-    public BackendDevice {
-        Objects.requireNonNull(id, "id");
-        Objects.requireNonNull(backend, "backend");
+    private final String id;
+    private final ProverBackend backend;
+    private final boolean fallback;
+
+    public BackendDevice(String id, ProverBackend backend, boolean fallback) {
+        this.id = Objects.requireNonNull(id, "id");
+        this.backend = Objects.requireNonNull(backend, "backend");
+        this.fallback = fallback;
     }
 
-    /** The backend's figures; {@link DeviceMemory#UNKNOWN} when it has none or fails to give them (they are display). */
+    /** A device that is not a fallback. */
+    public BackendDevice(String id, ProverBackend backend) {
+        this(id, backend, false);
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    public ProverBackend backend() {
+        return backend;
+    }
+
+    @Override
+    public boolean fallback() {
+        return fallback;
+    }
+
+    /**
+     * The backend's published figures; {@link DeviceMemory#UNKNOWN} when it has none or fails to give them (they are
+     * for display). Never blocks: {@link ProverBackend#deviceUsage()} must not wait for a running proof.
+     */
     @Override
     public DeviceMemory memory() {
         try {
@@ -35,5 +64,10 @@ public record BackendDevice(String id, ProverBackend backend) implements Proving
     static DeviceMemory toMemory(DeviceUsage u) {
         return new DeviceMemory(u.usedBytes(), u.freeBytes(), u.residentKeys(), u.residentKeyBytes(),
                 u.scratchBuffers(), u.scratchBytes());
+    }
+
+    @Override
+    public String toString() {
+        return id + (fallback ? " (" + backend.name() + ", fallback)" : " (" + backend.name() + ")");
     }
 }

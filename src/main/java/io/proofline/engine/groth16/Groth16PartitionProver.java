@@ -31,6 +31,8 @@ import io.proofline.witness.WitnessInput;
 
 import java.lang.foreign.MemorySegment;
 import java.math.BigInteger;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
@@ -41,7 +43,7 @@ import java.util.OptionalInt;
  * the device the engine picked, {@link ProverBackend#proveFinish} assembles, and verification is the pairing
  * check of {@link Groth16Verifier}.
  */
-public final class Groth16PartitionProver implements PartitionProver<SynthesizedPartition, PendingProof> {
+public final class Groth16PartitionProver implements PartitionProver<SynthesizedPartition, StartedProof> {
 
     private final Groth16Circuits circuits;
     private final Map<String, ProverBackend> backends;
@@ -52,6 +54,21 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
     public Groth16PartitionProver(Groth16Circuits circuits, Map<String, ProverBackend> backends) {
         this.circuits = Objects.requireNonNull(circuits, "circuits");
         this.backends = Map.copyOf(backends);
+    }
+
+    /** The adapter for {@code devices}, each with its own backend instance. */
+    public Groth16PartitionProver(Groth16Circuits circuits, List<BackendDevice> devices) {
+        this(circuits, byId(devices));
+    }
+
+    private static Map<String, ProverBackend> byId(List<BackendDevice> devices) {
+        Map<String, ProverBackend> map = new LinkedHashMap<>();
+        for (BackendDevice d : devices) {
+            if (map.put(d.id(), d.backend()) != null) {
+                throw new IllegalArgumentException("duplicate device id " + d.id());
+            }
+        }
+        return map;
     }
 
     @Override
@@ -81,17 +98,23 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
     }
 
     @Override
-    public PendingProof proveStart(ProvingDevice device, SynthesizedPartition synthesized, BufferAllocator allocator)
+    public StartedProof proveStart(ProvingDevice device, SynthesizedPartition synthesized, BufferAllocator allocator)
             throws DeviceFaultException {
         try {
-            return backend(device).proveStart(synthesized.key(), synthesized.witness(), synthesized.abc());
+            return new StartedProof(device.id(),
+                    backend(device).proveStart(synthesized.key(), synthesized.witness(), synthesized.abc()));
         } catch (BackendFaultException e) {
             throw new DeviceFaultException("device " + device.id() + ": " + e.getMessage(), e);
         }
     }
 
     @Override
-    public ProofOutput proveFinish(ProvingDevice device, PendingProof pending) throws DeviceFaultException {
+    public ProofOutput proveFinish(ProvingDevice device, StartedProof started) throws DeviceFaultException {
+        if (!started.deviceId().equals(device.id())) {
+            throw new IllegalStateException("a proof started on " + started.deviceId() + " cannot be finished on "
+                    + device.id());
+        }
+        PendingProof pending = started.pending();
         Proof proof;
         try {
             proof = backend(device).proveFinish(pending);

@@ -25,6 +25,10 @@ public final class SingleCircuit implements Groth16Circuits {
         this.verifyingKey = PreparedVerifyingKey.prepare(VerifyingKey.of(key));
     }
 
+    public String id() {
+        return id;
+    }
+
     @Override
     public ProvingKey provingKey(String circuitId) {
         return require(circuitId, key);

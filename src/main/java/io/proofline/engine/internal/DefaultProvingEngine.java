@@ -90,7 +90,7 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
         Semaphore synthesisSlots = new Semaphore(config.synthesisWorkers());
         SynthesisStage<S, P> synthesis = new SynthesisStage<>(prover, synthesisPool, synthesisSlots, handoff,
                 lifecycle, tracker);
-        FinalizeStage<S, P> finalize = new FinalizeStage<>(prover, finalizerPool, lifecycle, tracker);
+        FinalizeStage<S, P> finalize = new FinalizeStage<>(prover, this.devices, finalizerPool, lifecycle, tracker);
         this.proving = new ProvingStage<>(prover, handoff, this.devices, finalize, lifecycle, tracker);
         this.dispatcher = new Dispatcher<>(queue, budget, Objects.requireNonNull(evictor, "evictor"), config.policy(),
                 synthesisSlots, synthesis);

@@ -22,7 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The proving devices, each behind a Resilience4j {@link Bulkhead} ({@code workersPerDevice} concurrent
  * prove starts) and {@link CircuitBreaker} (device faults open it; an open device is skipped until its
- * retry time passes). Placement picks the least-loaded device that will take the work.
+ * retry time passes). Placement picks the least-loaded device that will take the work; {@linkplain
+ * ProvingDevice#fallback() fallback} devices (the CPU beside GPUs) only when no other device can take it.
  */
 final class DevicePool {
 
@@ -38,6 +39,12 @@ final class DevicePool {
             return state == CircuitBreaker.State.OPEN || state == CircuitBreaker.State.FORCED_OPEN;
         }
     }
+
+    private record Placement(Lease lease, boolean busy) {
+    }
+
+    /** How often a waiting placement looks again even without a lease closing (open breakers time out). */
+    private static final Duration RECHECK = Duration.ofMillis(200);
 
     private final List<Slot> slots;
     private final ReentrantLock lock = new ReentrantLock();
@@ -77,7 +84,8 @@ final class DevicePool {
 
     /**
      * A permit on the least-loaded device not in {@code excluded} whose breaker lets work through, waiting
-     * while such devices are merely busy.
+     * while such devices are merely busy. Fallback devices are considered only when no other device can take
+     * the partition at all (every other one is excluded or its breaker is open).
      *
      * @throws NoDeviceAvailableException when every candidate's breaker is open, or there is no candidate
      */
@@ -85,38 +93,67 @@ final class DevicePool {
         lock.lockInterruptibly();
         try {
             while (true) {
-                List<Slot> candidates = slots.stream().filter(s -> !excluded.contains(s.device.id()))
-                        .sorted(Comparator.comparingInt(Slot::busy).thenComparingInt(Slot::order))
-                        .toList();
+                List<Slot> candidates = slots.stream().filter(s -> !excluded.contains(s.device.id())).toList();
                 if (candidates.isEmpty()) {
                     throw new NoDeviceAvailableException("every device faulted on this partition", lastFault);
                 }
-                boolean anyBusy = false;
-                for (Slot slot : candidates) {
-                    if (!slot.bulkhead.tryAcquirePermission()) {
-                        anyBusy |= !slot.isOpen();
-                        continue;
-                    }
-                    if (slot.breaker.tryAcquirePermission()) {
-                        return new Lease(slot);
-                    }
-                    slot.bulkhead.releasePermission();
-                    anyBusy |= slot.breaker.getState() == CircuitBreaker.State.HALF_OPEN;
+                Placement preferred = place(candidates.stream().filter(s -> !s.device.fallback()).toList());
+                if (preferred.lease != null) {
+                    return preferred.lease;
                 }
-                if (!anyBusy) {
-                    throw new NoDeviceAvailableException("circuit breakers open on " + candidates.stream()
-                            .map(s -> s.device.id()).toList(), lastFault);
+                if (!preferred.busy) {
+                    Placement fallback = place(candidates.stream().filter(s -> s.device.fallback()).toList());
+                    if (fallback.lease != null) {
+                        return fallback.lease;
+                    }
+                    if (!fallback.busy) {
+                        throw new NoDeviceAvailableException("circuit breakers open on " + candidates.stream()
+                                .map(s -> s.device.id()).toList(), lastFault);
+                    }
                 }
-                freed.await();
+                // Woken when a lease closes; the timeout notices an open breaker whose retry time has passed.
+                freed.await(RECHECK.toNanos(), TimeUnit.NANOSECONDS);
             }
         } finally {
             lock.unlock();
         }
     }
 
+    /** A lease on one of {@code tier}, least busy first; else whether any of them is busy (rather than open). */
+    private Placement place(List<Slot> tier) {
+        List<Slot> byLoad = tier.stream().sorted(Comparator.comparingInt(Slot::busy).thenComparingInt(Slot::order))
+                .toList();
+        boolean anyBusy = false;
+        for (Slot slot : byLoad) {
+            if (!slot.bulkhead.tryAcquirePermission()) {
+                anyBusy |= !slot.isOpen();
+                continue;
+            }
+            if (slot.breaker.tryAcquirePermission()) {
+                return new Placement(new Lease(slot), false);
+            }
+            slot.bulkhead.releasePermission();
+            anyBusy |= slot.breaker.getState() == CircuitBreaker.State.HALF_OPEN;
+        }
+        return new Placement(null, anyBusy);
+    }
+
+    /**
+     * Counts a device fault that happened outside a lease (in prove finish, which must stay on the device that
+     * started the proof and so cannot be retried elsewhere) against the device's breaker.
+     */
+    void recordFault(ProvingDevice device, Throwable fault) {
+        for (Slot slot : slots) {
+            if (slot.device.id().equals(device.id())) {
+                slot.breaker.onError(0, TimeUnit.NANOSECONDS, fault);
+            }
+        }
+    }
+
     List<DeviceFigures> figures() {
         return slots.stream().map(s -> new DeviceFigures(s.device.id(), s.device.memory(), s.busy(),
-                s.bulkhead.getBulkheadConfig().getMaxConcurrentCalls(), s.breaker.getState().name())).toList();
+                s.bulkhead.getBulkheadConfig().getMaxConcurrentCalls(), s.breaker.getState().name(), s.device.fallback()))
+                .toList();
     }
 
     /** One prove start's hold on a device: record its outcome once, then close it. */

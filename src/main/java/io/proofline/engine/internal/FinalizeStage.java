@@ -1,28 +1,33 @@
 package io.proofline.engine.internal;
 
 import io.proofline.engine.BufferTracker;
+import io.proofline.engine.DeviceFaultException;
 import io.proofline.engine.InvalidProofException;
 import io.proofline.engine.PartitionProver;
 import io.proofline.engine.ProofOutput;
+import io.proofline.engine.ProvingDevice;
 import io.proofline.engine.Stage;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * Prove finish (B2 MSM and assembly) on the finalizer pool, with the device that ran prove start; then every
+ * Prove finish (B2 MSM and assembly) on the finalizer pool, with the device that ran prove start (the engine
+ * carries it with the pending proof and checks it); then every
  * buffer is freed and the rest of the reservation returned; then the optional verification.
  */
 final class FinalizeStage<S, P> {
 
     private final PartitionProver<S, P> prover;
+    private final DevicePool devices;
     private final ExecutorService pool;
     private final Lifecycle<S, P> lifecycle;
     private final BufferTracker tracker;
 
-    FinalizeStage(PartitionProver<S, P> prover, ExecutorService pool, Lifecycle<S, P> lifecycle,
+    FinalizeStage(PartitionProver<S, P> prover, DevicePool devices, ExecutorService pool, Lifecycle<S, P> lifecycle,
                   BufferTracker tracker) {
         this.prover = prover;
+        this.devices = devices;
         this.pool = pool;
         this.lifecycle = lifecycle;
         this.tracker = tracker;
@@ -43,7 +48,16 @@ final class FinalizeStage<S, P> {
                 lifecycle.finish(partition, Stage.CANCELLED, null);
                 return;
             }
-            ProofOutput proof = prover.proveFinish(partition.device(), partition.pending());
+            ProvingDevice device = partition.pendingDevice();
+            ProofOutput proof;
+            try {
+                proof = prover.proveFinish(device, partition.pending());
+            } catch (DeviceFaultException fault) {
+                // The pending proof belongs to this device, so it cannot move: the fault counts against the
+                // device's breaker and fails the partition.
+                devices.recordFault(device, fault);
+                throw fault;
+            }
             partition.releaseAll();
             if (partition.job().verify()) {
                 partition.moveTo(Stage.VERIFYING);

@@ -48,6 +48,7 @@ final class PartitionRun<S, P> {
     private Reservation reservation;
     private S synthesized;
     private P pending;
+    private ProvingDevice pendingDevice;
     private ProofOutput output;
     private Throwable lastFault;
 
@@ -148,13 +149,31 @@ final class PartitionRun<S, P> {
         return synthesized;
     }
 
-    synchronized void pending(P value) {
+    /** Prove start returned {@code value} on {@code startedOn}; only that device may finish it. */
+    synchronized void pending(P value, ProvingDevice startedOn) {
         pending = value;
+        pendingDevice = startedOn;
         synthesized = null;
     }
 
     synchronized P pending() {
         return pending;
+    }
+
+    /**
+     * The device that started the pending proof, checked against the partition's current device: a backend
+     * may keep device buffers (or a device's stream) in the pending handle, so finishing it anywhere else
+     * would be wrong, and a mismatch here is an engine bug, not a device fault.
+     */
+    synchronized ProvingDevice pendingDevice() {
+        if (pendingDevice == null) {
+            throw new IllegalStateException(this + ": no pending proof to finish");
+        }
+        if (device != pendingDevice) {
+            throw new IllegalStateException(this + ": pending proof started on " + pendingDevice.id()
+                    + " but the partition is now placed on " + (device == null ? "no device" : device.id()));
+        }
+        return pendingDevice;
     }
 
     void device(ProvingDevice value) {
@@ -204,6 +223,7 @@ final class PartitionRun<S, P> {
         }
         synthesized = null;
         pending = null;
+        pendingDevice = null;
     }
 
     boolean isFinished() {

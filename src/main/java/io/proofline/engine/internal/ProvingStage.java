@@ -89,7 +89,7 @@ final class ProvingStage<S, P> {
             try {
                 P pending = prover.proveStart(lease.device(), partition.synthesized(), partition.buffers());
                 lease.succeeded();
-                partition.pending(pending);
+                partition.pending(pending, lease.device());
                 return true;
             } catch (DeviceFaultException fault) {
                 lease.faulted(fault);

@@ -5,6 +5,7 @@ import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
 
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * A Groth16 prover split the way the pipeline drives it (DESIGN §2, §4): {@link #proveStart} does the heavy,
@@ -40,6 +41,26 @@ public interface ProverBackend {
      */
     default Optional<DeviceUsage> deviceUsage() {
         return Optional.empty();
+    }
+
+    /**
+     * A new backend instance for one logical device (its own worker, stream and resident keys, within its
+     * share of the device's memory). Backends without devices return themselves; the default asks
+     * {@link #onDevice(int)}.
+     */
+    default ProverBackend forDevice(DeviceShare share) {
+        return onDevice(share.ordinal());
+    }
+
+    /** The physical devices of this kind present (CUDA devices for a GPU backend); 1 for backends without devices. */
+    default int deviceCount() {
+        return 1;
+    }
+
+    /** Device memory this instance holds now (resident keys, working buffers); empty for host-only backends. */
+    default OptionalLong deviceBytesInUse() {
+        return deviceUsage().map(u -> OptionalLong.of(u.residentKeyBytes() + u.scratchBytes()))
+                .orElse(OptionalLong.empty());
     }
 
     /**

@@ -73,6 +73,10 @@ class ConsolePagesTest {
                         containsString("data-field=\"keyBuffers\">2<"),
                         containsString("data-field=\"scratchBytes\">3.25 GiB<"),
                         containsString("data-field=\"scratchBuffers\">14<"),
+                        // every device: two logical GPUs (one breaker open) and the CPU fallback
+                        containsString("data-device=\"gpu1\""), containsString("50.0 GiB"),
+                        containsString("data-device=\"cpu\""), containsString(" (fallback)"),
+                        containsString(">open<"),
                         // queues: 28 waiting for the GPU, hand-off unbounded
                         containsString("data-field=\"awaitingGpu\">28<"), containsString("unbounded"),
                         // the chart's stream, the WebJar, the demo button, no CDN

@@ -1,0 +1,61 @@
+package io.proofline.engine.groth16;
+
+import io.proofline.snark.Proof;
+import io.proofline.snark.ProvingKey;
+import io.proofline.snark.Witness;
+import io.proofline.snark.prover.CpuProverBackend;
+import io.proofline.snark.prover.PendingProof;
+import io.proofline.snark.prover.ProverBackend;
+import io.proofline.snark.prover.Synthesized;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A test double of a device's {@link ProverBackend}: its own {@link CpuProverBackend} underneath, a hook before prove
+ * start (to block, or to throw a {@code BackendFaultException} as a CUDA error would), and a record of the pending
+ * proofs it started and finished, so a test can see a proof finished by a backend that did not start it.
+ */
+final class ScriptedBackend implements ProverBackend {
+
+    @FunctionalInterface
+    interface Hook {
+        void run() throws InterruptedException;
+    }
+
+    private final CpuProverBackend cpu = new CpuProverBackend();
+    private final String name;
+    volatile Hook beforeStart = () -> { };
+    final List<PendingProof> started = new CopyOnWriteArrayList<>();
+    final List<PendingProof> finishedForeign = new CopyOnWriteArrayList<>();
+
+    ScriptedBackend(String name) {
+        this.name = name;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc) {
+        try {
+            beforeStart.run();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+        PendingProof pending = cpu.proveStart(key, witness, abc);
+        started.add(pending);
+        return pending;
+    }
+
+    @Override
+    public Proof proveFinish(PendingProof pending) {
+        if (started.stream().noneMatch(p -> p == pending)) {
+            finishedForeign.add(pending);
+        }
+        return cpu.proveFinish(pending);
+    }
+}
