@@ -44,5 +44,16 @@ extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THRE
     proofline::msm::scatter(scalars, n, c, windows, cursor, pairs, keys);
 }
 
+extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)
+    proofline_msm_task_counts(const uint32_t* counts, uint32_t buckets, uint32_t per_task, uint32_t* task_counts) {
+    proofline::msm::task_counts(counts, buckets, per_task, task_counts);
+}
+
+extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)
+    proofline_msm_task_map(const uint32_t* task_offsets, const uint32_t* task_counts, uint32_t buckets,
+                           uint32_t* task_bucket) {
+    proofline::msm::task_map(task_offsets, task_counts, buckets, task_bucket);
+}
+
 #include "curves/bn254.cu"
 #include "curves/bls12_381.cu"

@@ -64,6 +64,14 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
                                           head_sums, head_keys);                                                 \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
+        prefix##_accumulate_tasks(const Affine* points, const uint32_t* pairs, const uint32_t* offsets,          \
+                                  const uint32_t* counts, const uint32_t* task_offsets,                          \
+                                  const uint32_t* task_counts, const uint32_t* task_bucket, uint32_t buckets,    \
+                                  uint32_t per_task, Xyzz* bucket_sums, Xyzz* partials, uint32_t* partial_keys) { \
+        proofline::msm::accumulate_tasks(points, pairs, offsets, counts, task_offsets, task_counts, task_bucket,  \
+                                         buckets, per_task, bucket_sums, partials, partial_keys);                \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
         prefix##_combine_heads(const Xyzz* in_sums, const uint32_t* in_keys, const uint32_t* offsets,            \
                                const uint32_t* counts, uint32_t buckets, uint64_t span, uint32_t chunk,          \
                                Xyzz* bucket_sums, Xyzz* out_sums, uint32_t* out_keys) {                          \

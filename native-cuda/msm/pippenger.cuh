@@ -15,6 +15,8 @@
 //               madd-2008-s): every thread does the same work however the scalars fall (a bucket of 2^18 equal
 //               scalars is 2^18/chunk threads, not one). A run of a bucket that starts in the chunk is written
 //               to its bucket; the run continuing from the previous chunk becomes the chunk's "head" partial.
+//   (or, the default: task_counts, scan, task_map, accumulate_tasks — a thread per bucket as long as the bucket
+//   has at most per_task pairs, several threads for larger ones, whose partial sums go to combine_heads)
 //   combine_heads (levels 1, 2, ... until one chunk holds a level)
 //               the heads, again in chunks: a bucket's heads are consecutive, so the same rule applies; the
 //               run that starts in a chunk is added to its bucket, the continued one is passed up a level
@@ -153,8 +155,61 @@ __device__ __forceinline__ void accumulate_chunks(const Affine* points, const ui
     }
 }
 
+/** task_counts[b] = ⌈counts[b] / per_task⌉: bucket b's pairs in tasks of at most per_task (0 for an empty bucket). */
+__device__ __forceinline__ void task_counts(const uint32_t* counts, uint32_t buckets, uint32_t per_task,
+                                            uint32_t* task_counts) {
+    const size_t b = global_thread();
+    if (b < buckets) task_counts[b] = (counts[b] + per_task - 1) / per_task;
+}
+
+/** task_bucket[task_offsets[b] + j] = b for each of bucket b's tasks j (one thread per bucket). */
+__device__ __forceinline__ void task_map(const uint32_t* task_offsets, const uint32_t* task_counts, uint32_t buckets,
+                                         uint32_t* task_bucket) {
+    const size_t b = global_thread();
+    if (b >= buckets) return;
+    const uint32_t first = task_offsets[b], n = task_counts[b];
+    for (uint32_t j = 0; j < n; j++) task_bucket[first + j] = uint32_t(b);
+}
+
 /**
- * Level ℓ ≥ 1: the ⌈total/span⌉ head partials of level ℓ−1 (span = chunk^ℓ), in chunks again. A key's heads are
+ * Level 0 of the bucket sums, by tasks: task i adds at most per_task pairs of one bucket. A bucket of one task (all
+ * of them when the scalars are uniform: the tasks are then the buckets, in order, so a warp reads 32 neighbouring
+ * buckets' pairs) is stored as is; the tasks of a larger bucket store partial sums, keyed by the bucket, which
+ * combine_heads adds into the bucket (zeroed by the host) level by level.
+ */
+template <class Affine, class Xyzz>
+__device__ __forceinline__ void accumulate_tasks(const Affine* points, const uint32_t* pairs, const uint32_t* offsets,
+                                                 const uint32_t* counts, const uint32_t* task_offsets,
+                                                 const uint32_t* task_counts, const uint32_t* task_bucket,
+                                                 uint32_t buckets, uint32_t per_task, Xyzz* bucket_sums,
+                                                 Xyzz* partials, uint32_t* partial_keys) {
+    const size_t tasks = pair_total(task_offsets, task_counts, buckets);
+    const size_t i = global_thread();
+    if (i >= tasks) return;
+    const uint32_t b = task_bucket[i];
+    const uint32_t j = uint32_t(i) - task_offsets[b];
+    const uint32_t bucket_end = offsets[b] + counts[b];
+    const uint32_t begin = offsets[b] + j * per_task;
+    const uint32_t end = begin + per_task < bucket_end ? begin + per_task : bucket_end;
+    Xyzz acc = Xyzz::infinity();
+    for (uint32_t at = begin; at < end; at++) {
+        const uint32_t pair = pairs[at];
+        Affine p = Affine::load(points, pair & ~SIGN_BIT);
+        if ((pair & SIGN_BIT) && !p.is_infinity()) p.y = p.y.neg();
+        acc.add_affine(p);
+    }
+    if (task_counts[b] == 1) {
+        acc.store(bucket_sums, b);
+        partial_keys[i] = NO_KEY;
+    } else {
+        acc.store(partials, i);
+        partial_keys[i] = b;
+    }
+}
+
+/**
+ * Level ℓ ≥ 1: the ⌈total/span⌉ head partials of level ℓ−1, in chunks again; total is read from (offsets, counts)
+ * — the pairs' (chunk path, span = chunk^ℓ) or the tasks' (task path, span = chunk^(ℓ−1)). A key's heads are
  * consecutive (its pairs were), with NO_KEY slots only between keys, so level 0's rule holds: the run that starts
  * in the chunk is added to its bucket — by this thread alone, as no other run of that key starts at this level —
  * and a continued run is passed up as this chunk's head.

@@ -9,11 +9,13 @@ import io.proofline.algebra.field.FieldOps;
  * words. Scalars 0 and 1 bypass Pippenger: 0 contributes nothing, the points with scalar 1 are summed directly.
  *
  * <p>Window width c = log2(n) − 4 clamped to [4, 16] (DESIGN §8: about N·⌈b/c⌉ + ⌈b/c⌉·2^c additions, with signed
- * digits halving the buckets). The bucket sums run over the sorted pairs in chunks of equal length, so their cost
- * does not depend on how the scalars spread over the buckets. Not thread-safe: one instance per worker.
+ * digits halving the buckets). A bucket holding many points (equal scalars: a witness's repeated values) is split over
+ * several threads, so no thread's work grows with the skew of the scalars. Not thread-safe: one instance per worker.
  *
  * <p>Shape knobs (system properties, read once; the defaults are the measured best, docs/gpu-notes.md):
- * {@value #CHUNK_PROPERTY} pairs per thread in the bucket sums, {@value #SEGMENT_PROPERTY} buckets per thread in
+ * {@value #SPLIT_PROPERTY} ({@code tasks}: a thread per bucket, several for buckets of over {@value #PER_TASK_PROPERTY}
+ * pairs; {@code chunks}: equal chunks of {@value #CHUNK_PROPERTY} pairs), {@value #CHUNK_PROPERTY} entries per thread
+ * in the levels that add split buckets' partial sums, {@value #SEGMENT_PROPERTY} buckets per thread in
  * the bucket reduction, {@value #TREE_GROUP_PROPERTY} points per thread in each level of the partial-sum trees.
  */
 public final class GpuMsm implements AutoCloseable {
@@ -23,9 +25,15 @@ public final class GpuMsm implements AutoCloseable {
     public static final String CHUNK_PROPERTY = "proofline.gpu.msm.chunk";
     public static final String SEGMENT_PROPERTY = "proofline.gpu.msm.segment";
     public static final String TREE_GROUP_PROPERTY = "proofline.gpu.msm.tree-group";
+    public static final String SPLIT_PROPERTY = "proofline.gpu.msm.split";
+    public static final String PER_TASK_PROPERTY = "proofline.gpu.msm.per-task";
     private static final int CHUNK = Integer.getInteger(CHUNK_PROPERTY, 32);
     private static final int SEGMENT = Integer.getInteger(SEGMENT_PROPERTY, 16);
     private static final int TREE_GROUP = Integer.getInteger(TREE_GROUP_PROPERTY, 8);
+    /** {@code tasks}: a thread per bucket of at most PER_TASK pairs, more for larger ones; {@code chunks}: equal
+     *  chunks of the sorted pairs whatever the buckets. */
+    private static final boolean CHUNKS = "chunks".equals(System.getProperty(SPLIT_PROPERTY, "tasks"));
+    private static final int PER_TASK = Integer.getInteger(PER_TASK_PROPERTY, 64);
     /** Points with scalar 1 summed per thread before the tree of partial sums. */
     private static final int ONES_PER_THREAD = 32;
 
@@ -49,10 +57,15 @@ public final class GpuMsm implements AutoCloseable {
     private final DeviceBuffer pairs;
     private final DeviceBuffer pairKeys;
     private final DeviceBuffer bucketSums;
-    private final DeviceBuffer headSumsA;
-    private final DeviceBuffer headKeysA;
-    private final DeviceBuffer headSumsB;
-    private final DeviceBuffer headKeysB;
+    /** Level 1 of the partial sums (chunk heads, or the tasks' partials) and a spare for the levels above. */
+    private final DeviceBuffer levelSums;
+    private final DeviceBuffer levelKeys;
+    private final DeviceBuffer spareSums;
+    private final DeviceBuffer spareKeys;
+    private final long levelEntries;
+    private final DeviceBuffer taskCounts;
+    private final DeviceBuffer taskOffsets;
+    private final DeviceBuffer taskBucket;
     private final DeviceBuffer treeA;
     private final DeviceBuffer treeB;
     private final DeviceBuffer onesA;
@@ -81,10 +94,10 @@ public final class GpuMsm implements AutoCloseable {
         if (windowBits < 2 || windowBits > module.tunables().msmMaxWindowBits()) {
             throw new IllegalArgumentException("window of " + windowBits + " bits");
         }
-        for (int knob : new int[] {CHUNK, SEGMENT, TREE_GROUP}) {
+        for (int knob : new int[] {CHUNK, SEGMENT, TREE_GROUP, PER_TASK}) {
             if (knob < 2 || Integer.bitCount(knob) != 1) {
                 throw new IllegalArgumentException("MSM shape knobs must be powers of two >= 2: chunk " + CHUNK
-                        + ", segment " + SEGMENT + ", tree group " + TREE_GROUP);
+                        + ", segment " + SEGMENT + ", tree group " + TREE_GROUP + ", per task " + PER_TASK);
             }
         }
         this.module = module;
@@ -100,8 +113,8 @@ public final class GpuMsm implements AutoCloseable {
         this.scanBlocks = Math.toIntExact(KernelModule.blocksFor(buckets, module.tunables().scanThreads()));
         this.onesPartials = Math.toIntExact(KernelModule.blocksFor(n, ONES_PER_THREAD));
         long xyzz = group.xyzzBytes();
-        long heads = ceilDiv(maxPairs, CHUNK);
-        long heads2 = ceilDiv(heads, CHUNK);
+        // Level 1: one head per chunk, or one partial per task (at most one per bucket plus one per PER_TASK pairs).
+        this.levelEntries = CHUNKS ? ceilDiv(maxPairs, CHUNK) : buckets + maxPairs / PER_TASK;
         this.counts = DeviceBuffer.allocate(4L * buckets);
         this.offsets = DeviceBuffer.allocate(4L * buckets);
         this.cursor = DeviceBuffer.allocate(4L * buckets);
@@ -109,10 +122,13 @@ public final class GpuMsm implements AutoCloseable {
         this.pairs = DeviceBuffer.allocate(4L * maxPairs);
         this.pairKeys = DeviceBuffer.allocate(4L * maxPairs);
         this.bucketSums = DeviceBuffer.allocate(xyzz * buckets);
-        this.headSumsA = DeviceBuffer.allocate(xyzz * heads);
-        this.headKeysA = DeviceBuffer.allocate(4L * heads);
-        this.headSumsB = DeviceBuffer.allocate(xyzz * heads2);
-        this.headKeysB = DeviceBuffer.allocate(4L * heads2);
+        this.levelSums = DeviceBuffer.allocate(xyzz * levelEntries);
+        this.levelKeys = DeviceBuffer.allocate(4L * levelEntries);
+        this.spareSums = DeviceBuffer.allocate(xyzz * ceilDiv(levelEntries, CHUNK));
+        this.spareKeys = DeviceBuffer.allocate(4L * ceilDiv(levelEntries, CHUNK));
+        this.taskCounts = DeviceBuffer.allocate(CHUNKS ? 4 : 4L * buckets);
+        this.taskOffsets = DeviceBuffer.allocate(CHUNKS ? 4 : 4L * buckets);
+        this.taskBucket = DeviceBuffer.allocate(CHUNKS ? 4 : 4L * levelEntries);
         this.treeA = DeviceBuffer.allocate(xyzz * windows * segmentsPerWindow);
         this.treeB = DeviceBuffer.allocate(xyzz * windows * segmentsPerWindow);
         this.onesA = DeviceBuffer.allocate(xyzz * onesPartials);
@@ -179,24 +195,46 @@ public final class GpuMsm implements AutoCloseable {
         module.launch("proofline_msm_scatter", KernelModule.blocksFor(n, ew), ew, stream, scalars, nn, c, windows,
                 cursor, pairs, pairKeys);
         times.mark("sort", stream);
-        // 2. Bucket sums: the sorted pairs in equal chunks, then the chunks' head partials level by level until
-        //    one chunk holds a whole level (the kernels read the pair count on the device).
+        // 2. Bucket sums (level 0), then the partial sums of buckets split over several threads, level by level until
+        //    one chunk holds a whole level (the kernels read the pair and task totals on the device).
         bucketSums.zeroAsync(bucketSums.bytes(), stream);
-        module.launch(group.kernel("accumulate_chunks"), KernelModule.blocksFor(ceilDiv(maxPairs, CHUNK), pt), pt,
-                stream, points, pairs, pairKeys, offsets, counts, buckets, CHUNK, bucketSums, headSumsA, headKeysA);
+        DeviceBuffer totalOffsets = offsets;
+        DeviceBuffer totalCounts = counts;
+        long span;
+        if (CHUNKS) {
+            module.launch(group.kernel("accumulate_chunks"), KernelModule.blocksFor(levelEntries, pt), pt, stream,
+                    points, pairs, pairKeys, offsets, counts, buckets, CHUNK, bucketSums, levelSums, levelKeys);
+            span = CHUNK;
+        } else {
+            module.launch("proofline_msm_task_counts", KernelModule.blocksFor(buckets, ew), ew, stream, counts,
+                    buckets, PER_TASK, taskCounts);
+            module.launch("proofline_scan_blocks", scanBlocks, t.scanThreads(), stream, taskCounts, taskOffsets,
+                    scanTotals, (long) buckets);
+            module.launch("proofline_scan_totals", 1, t.scanThreads(), stream, scanTotals, scanBlocks);
+            module.launch("proofline_scan_add", scanBlocks, t.scanThreads(), stream, taskOffsets, scanTotals,
+                    (long) buckets);
+            module.launch("proofline_msm_task_map", KernelModule.blocksFor(buckets, ew), ew, stream, taskOffsets,
+                    taskCounts, buckets, taskBucket);
+            module.launch(group.kernel("accumulate_tasks"), KernelModule.blocksFor(levelEntries, pt), pt, stream,
+                    points, pairs, offsets, counts, taskOffsets, taskCounts, taskBucket, buckets, PER_TASK,
+                    bucketSums, levelSums, levelKeys);
+            totalOffsets = taskOffsets;
+            totalCounts = taskCounts;
+            span = 1;
+        }
         times.mark("accumulate", stream);
-        DeviceBuffer inSums = headSumsA;
-        DeviceBuffer inKeys = headKeysA;
-        DeviceBuffer outSums = headSumsB;
-        DeviceBuffer outKeys = headKeysB;
-        long levelCount = ceilDiv(maxPairs, CHUNK);
-        for (long span = CHUNK; levelCount > 1; span *= CHUNK) {
-            module.launch(group.kernel("combine_heads"), KernelModule.blocksFor(ceilDiv(levelCount, CHUNK), pt), pt,
-                    stream, inSums, inKeys, offsets, counts, buckets, span, CHUNK, bucketSums, outSums, outKeys);
-            if (levelCount <= CHUNK) {
+        DeviceBuffer inSums = levelSums;
+        DeviceBuffer inKeys = levelKeys;
+        DeviceBuffer outSums = spareSums;
+        DeviceBuffer outKeys = spareKeys;
+        for (long entries = levelEntries; entries > 1; span *= CHUNK) {
+            module.launch(group.kernel("combine_heads"), KernelModule.blocksFor(ceilDiv(entries, CHUNK), pt), pt,
+                    stream, inSums, inKeys, totalOffsets, totalCounts, buckets, span, CHUNK, bucketSums, outSums,
+                    outKeys);
+            if (entries <= CHUNK) {
                 break;
             }
-            levelCount = ceilDiv(levelCount, CHUNK);
+            entries = ceilDiv(entries, CHUNK);
             DeviceBuffer s = inSums;
             inSums = outSums;
             outSums = s;
@@ -290,8 +328,9 @@ public final class GpuMsm implements AutoCloseable {
     }
 
     private DeviceBuffer[] buffers() {
-        return new DeviceBuffer[] {counts, offsets, cursor, scanTotals, pairs, pairKeys, bucketSums, headSumsA,
-                headKeysA, headSumsB, headKeysB, treeA, treeB, onesA, onesB, result};
+        return new DeviceBuffer[] {counts, offsets, cursor, scanTotals, pairs, pairKeys, bucketSums, levelSums,
+                levelKeys, spareSums, spareKeys, taskCounts, taskOffsets, taskBucket, treeA, treeB, onesA, onesB,
+                result};
     }
 
     @Override
