@@ -34,6 +34,25 @@ public final class GpuTimer implements AutoCloseable {
         return ms[0];
     }
 
+    /**
+     * Device milliseconds of {@code repeats} runs of {@code work} after {@code warmups} untimed ones, sorted (the
+     * median is the middle element).
+     */
+    public double[] sample(GpuStream stream, int warmups, int repeats, Runnable work) {
+        for (int i = 0; i < warmups; i++) {
+            work.run();
+        }
+        stream.synchronize();
+        double[] ms = new double[repeats];
+        for (int i = 0; i < repeats; i++) {
+            start(stream);
+            work.run();
+            ms[i] = stopMillis(stream);
+        }
+        java.util.Arrays.sort(ms);
+        return ms;
+    }
+
     @Override
     public void close() {
         check(cuEventDestroy(start), "cuEventDestroy");

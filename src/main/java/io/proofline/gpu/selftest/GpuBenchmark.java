@@ -157,23 +157,14 @@ public final class GpuBenchmark {
             if (!ok) {
                 failures++;
             }
-            for (int i = 0; i < options.warmups(); i++) {
-                msm.enqueue(in.points(), in.scalars(), stream);
-            }
-            stream.synchronize();
-            double[] device = new double[options.repeats()];
-            for (int i = 0; i < device.length; i++) {
-                timer.start(stream);
-                msm.enqueue(in.points(), in.scalars(), stream);
-                device[i] = timer.stopMillis(stream);
-            }
+            double[] device = timer.sample(stream, options.warmups(), options.repeats(),
+                    () -> msm.enqueue(in.points(), in.scalars(), stream));
             double[] host = new double[options.repeats()];
             for (int i = 0; i < host.length; i++) {
                 long s = System.nanoTime();
                 msm.run(in.points(), in.scalars(), stream);
                 host[i] = millisSince(s);
             }
-            Arrays.sort(device);
             Arrays.sort(host);
             PerformanceBounds.MsmBound bound = PerformanceBounds.msm(curve, n);
             row("msm", curve, log, device, ProofTiming.median(host), bound.batchAffineMs(), bound.xyzzMs(),
@@ -190,17 +181,7 @@ public final class GpuBenchmark {
             double setupS = secondsSince(setup);
             for (boolean forward : new boolean[] {true, false}) {
                 Runnable work = forward ? () -> ntt.forward(x, stream) : () -> ntt.inverse(x, stream);
-                for (int i = 0; i < options.warmups(); i++) {
-                    work.run();
-                }
-                stream.synchronize();
-                double[] ms = new double[options.repeats()];
-                for (int i = 0; i < ms.length; i++) {
-                    timer.start(stream);
-                    work.run();
-                    ms[i] = timer.stopMillis(stream);
-                }
-                Arrays.sort(ms);
+                double[] ms = timer.sample(stream, options.warmups(), options.repeats(), work);
                 double bound = PerformanceBounds.ntt(log);
                 row(forward ? "ntt" : "intt", curve, log, ms, Double.NaN, bound, Double.NaN,
                         PerformanceBounds.icicleNtt(log), String.format(Locale.ROOT, "%s, in place; twiddles + input %.1f s",

@@ -262,13 +262,7 @@ public final class GpuSelfTest {
                 msm.run(points, scalars, stream);
                 timing(String.format(Locale.ROOT, "%-10s %-40s %-6s %.3f ms (one run, host clock, incl. Horner)",
                         curve, "g1 msm run() end to end", sizeName(n), (System.nanoTime() - hostStart) / 1e6));
-                try (StageTimes times = new StageTimes()) {
-                    msm.enqueue(points, scalars, stream, times);
-                    StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-10s %-40s %-6s", curve,
-                            "g1 msm stages (one run)", sizeName(n)));
-                    times.millis().forEach((k, v) -> line.append(String.format(Locale.ROOT, " %s %.3f", k, v)));
-                    timing(line.toString());
-                }
+                stages(curve, "g1", msm, points, scalars, stream);
                 if (mix == ScalarMix.UNIFORM) {
                     for (int c : new int[] {12, 14, 15, 17}) {
                         try (GpuMsm variant = new GpuMsm(module, curve, n, c)) {
@@ -299,16 +293,22 @@ public final class GpuSelfTest {
                 if (options.bench() && n == (1 << Math.min(20, options.maxLog()))) {
                     time(curve, check + " c=" + msm.windowBits(), sizeName(n), stream,
                             () -> msm.enqueue(points, scalars, stream));
-                    try (StageTimes times = new StageTimes()) {
-                        msm.enqueue(points, scalars, stream, times);
-                        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-10s %-40s %-6s", curve,
-                                "g2 msm stages (one run)", sizeName(n)));
-                        times.millis().forEach((k, v) -> line.append(String.format(Locale.ROOT, " %s %.3f", k, v)));
-                        timing(line.toString());
-                    }
+                    stages(curve, "g2", msm, points, scalars, stream);
                 }
             }
         });
+    }
+
+    /** One run of {@code msm} with each stage's end marked: the split printed as a timing line. */
+    private void stages(GpuCurve curve, String group, GpuMsm msm, DeviceBuffer points, DeviceBuffer scalars,
+                        GpuStream stream) {
+        try (StageTimes times = new StageTimes()) {
+            msm.enqueue(points, scalars, stream, times);
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-10s %-40s %-6s", curve,
+                    group + " msm stages (one run)", sizeName(msm.size())));
+            times.millis().forEach((k, v) -> line.append(String.format(Locale.ROOT, " %s %.3f", k, v)));
+            timing(line.toString());
+        }
     }
 
     // ---- timing ---------------------------------------------------------------------------------------------------
@@ -356,17 +356,7 @@ public final class GpuSelfTest {
     /** Median device time of {@code repeats} runs after 3 warm-ups, in ms; also recorded for the table. */
     private double time(GpuCurve curve, String what, String size, GpuStream stream, Runnable work) {
         try (GpuTimer timer = new GpuTimer()) {
-            for (int i = 0; i < 3; i++) {
-                work.run();
-            }
-            stream.synchronize();
-            double[] ms = new double[options.repeats()];
-            for (int i = 0; i < ms.length; i++) {
-                timer.start(stream);
-                work.run();
-                ms[i] = timer.stopMillis(stream);
-            }
-            Arrays.sort(ms);
+            double[] ms = timer.sample(stream, 3, options.repeats(), work);
             double median = ms[ms.length / 2];
             timing(String.format(Locale.ROOT, "%-10s %-40s %-6s median %9.3f ms  (min %.3f, max %.3f, %d runs)",
                     curve, what, size, median, ms[0], ms[ms.length - 1], ms.length));
