@@ -26,10 +26,16 @@ final class GpuProverWorker implements AutoCloseable {
 
     /** MSM and NTT instances kept, by size: the three MSM sizes and one domain of a couple of circuits. */
     private static final int KEPT_PER_SIZE = 8;
+    /** System property: {@code false} uploads a/b/c and the witness straight from pageable memory (for comparison). */
+    static final String PINNED_STAGING_PROPERTY = "proofline.gpu.pinned-staging";
+    private static final boolean PINNED_STAGING =
+            Boolean.parseBoolean(System.getProperty(PINNED_STAGING_PROPERTY, "true"));
 
     private final GpuContext context;
     private final KernelModule module;
     private final GpuStream stream;
+    /** Pinned staging for a/b/c and the witness; null when {@value #PINNED_STAGING_PROPERTY} is false. */
+    private final PinnedStaging staging;
     private final ResidentKeyCache<ProvingKey, ResidentKey> keys;
     private final boolean b2OnDevice;
     private final Map<Integer, GpuNtt> ntts = lru();
@@ -47,6 +53,7 @@ final class GpuProverWorker implements AutoCloseable {
         try {
             this.module = KernelModule.load(context);
             this.stream = new GpuStream();
+            this.staging = PINNED_STAGING ? new PinnedStaging() : null;
         } catch (RuntimeException e) {
             context.close();
             throw e;
@@ -83,9 +90,9 @@ final class GpuProverWorker implements AutoCloseable {
             ResidentKey points = lease.value();
             StageClock clock = new StageClock();
             // H on the device.
-            DeviceBuffer da = a.upload(abc.a().segment());
-            DeviceBuffer db = b.upload(abc.b().segment());
-            DeviceBuffer dc = c.upload(abc.c().segment());
+            DeviceBuffer da = upload(a, abc.a().segment());
+            DeviceBuffer db = upload(b, abc.b().segment());
+            DeviceBuffer dc = upload(c, abc.c().segment());
             clock.lap("upload a,b,c");
             int logN = Integer.numberOfTrailingZeros(n);
             // Keyed by curve and size: the twiddles differ per Fr.
@@ -95,7 +102,7 @@ final class GpuProverWorker implements AutoCloseable {
             stream.synchronize();
             clock.lap("H");
             // The G1 MSMs.
-            DeviceBuffer dw = witness.upload(w.canonical());
+            DeviceBuffer dw = upload(witness, w.canonical());
             clock.lap("upload w");
             GpuGroup g1 = GpuGroup.g1(curve);
             long[] sumA = msm(g1, m).runAffine(points.a, dw, stream);
@@ -121,6 +128,17 @@ final class GpuProverWorker implements AutoCloseable {
             lastStages = clock.laps();
             return new PendingProof(key, w, sumA, sumB1, sumC, sumH, sumB2);
         }
+    }
+
+    /** Copies {@code src} into {@code scratch} (grown as needed): through the pinned staging, queued on the stream. */
+    private DeviceBuffer upload(Scratch scratch, java.lang.foreign.MemorySegment src) {
+        DeviceBuffer d = scratch.ensure(src.byteSize());
+        if (staging != null) {
+            staging.upload(src, d, 0, stream);
+        } else {
+            d.upload(src);
+        }
+        return d;
     }
 
     /** The MSM instance of this group and size, kept for the next proof. */
@@ -186,6 +204,9 @@ final class GpuProverWorker implements AutoCloseable {
             s.close();
         }
         keys.close();
+        if (staging != null) {
+            staging.close();
+        }
         stream.close();
         module.close();
         context.close();
@@ -218,12 +239,6 @@ final class GpuProverWorker implements AutoCloseable {
                 buffer = DeviceBuffer.allocate(bytes);
             }
             return buffer;
-        }
-
-        DeviceBuffer upload(java.lang.foreign.MemorySegment src) {
-            DeviceBuffer d = ensure(src.byteSize());
-            d.upload(src);
-            return d;
         }
 
         long bytes() {
