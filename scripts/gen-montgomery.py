@@ -23,7 +23,8 @@ def mul(n):
         o.append(f"        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;")
         o.append(f"        m = t0 * inv;")
         # C, _ = t0 + m*p0
-        o.append(f"        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;")
+        # m·p0 + t0 ≡ 0 mod 2^64 by the choice of m: the low word is never needed, its carry is (t0 ≠ 0)
+        o.append(f"        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);")
         for j in range(1, n):
             # (A, tj) = tj + aj*bi + A
             o.append(f"        lo = a{j} * bi; hi = Math.unsignedMultiplyHigh(a{j}, bi); s = lo + t{j}; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t{j} = s; A = hi;")
@@ -128,7 +129,7 @@ def redc(n):
          "        long C, m, lo, hi, s, top = 0, c1;"]
     for i in range(n):
         o.append(f"        m = t{i} * inv;")
-        o.append(f"        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t{i}; hi += carry(s, lo); C = hi;")
+        o.append(f"        C = Math.unsignedMultiplyHigh(m, p0) + (t{i} != 0 ? 1 : 0); // m·p0 + t{i} ≡ 0 mod 2^64")
         for j in range(1, n):
             k = i + j
             o.append(f"        lo = m * p{j}; hi = Math.unsignedMultiplyHigh(m, p{j}); s = lo + t{k}; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t{k} = s; C = hi;")

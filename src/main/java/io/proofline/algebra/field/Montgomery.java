@@ -35,7 +35,7 @@ final class Montgomery {
         bi = b[bo + 0];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -46,7 +46,7 @@ final class Montgomery {
         bi = b[bo + 1];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -57,7 +57,7 @@ final class Montgomery {
         bi = b[bo + 2];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -68,7 +68,7 @@ final class Montgomery {
         bi = b[bo + 3];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -183,25 +183,25 @@ final class Montgomery {
         long p0 = p[0]; long p1 = p[1]; long p2 = p[2]; long p3 = p[3];
         long C, m, lo, hi, s, top = 0, c1;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0); // m·p0 + t0 ≡ 0 mod 2^64
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t1 = s; C = hi;
         lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t2 = s; C = hi;
         lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t3 = s; C = hi;
         s = t4 + C; c1 = carry(s, C); t4 = s + top; top = c1 | carry(t4, s);
         m = t1 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t1; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t1 != 0 ? 1 : 0); // m·p0 + t1 ≡ 0 mod 2^64
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t2 = s; C = hi;
         lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t3 = s; C = hi;
         lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t4 = s; C = hi;
         s = t5 + C; c1 = carry(s, C); t5 = s + top; top = c1 | carry(t5, s);
         m = t2 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t2; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t2 != 0 ? 1 : 0); // m·p0 + t2 ≡ 0 mod 2^64
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t3 = s; C = hi;
         lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t4 = s; C = hi;
         lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t5 = s; C = hi;
         s = t6 + C; c1 = carry(s, C); t6 = s + top; top = c1 | carry(t6, s);
         m = t3 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t3; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t3 != 0 ? 1 : 0); // m·p0 + t3 ≡ 0 mod 2^64
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t4 = s; C = hi;
         lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t5 = s; C = hi;
         lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t6; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t6 = s; C = hi;
@@ -254,7 +254,7 @@ final class Montgomery {
         bi = b[bo + 0];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -269,7 +269,7 @@ final class Montgomery {
         bi = b[bo + 1];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -284,7 +284,7 @@ final class Montgomery {
         bi = b[bo + 2];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -299,7 +299,7 @@ final class Montgomery {
         bi = b[bo + 3];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -314,7 +314,7 @@ final class Montgomery {
         bi = b[bo + 4];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -329,7 +329,7 @@ final class Montgomery {
         bi = b[bo + 5];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -490,7 +490,7 @@ final class Montgomery {
         long p0 = p[0]; long p1 = p[1]; long p2 = p[2]; long p3 = p[3]; long p4 = p[4]; long p5 = p[5];
         long C, m, lo, hi, s, top = 0, c1;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0); // m·p0 + t0 ≡ 0 mod 2^64
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t1 = s; C = hi;
         lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t2 = s; C = hi;
         lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t3 = s; C = hi;
@@ -498,7 +498,7 @@ final class Montgomery {
         lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t5 = s; C = hi;
         s = t6 + C; c1 = carry(s, C); t6 = s + top; top = c1 | carry(t6, s);
         m = t1 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t1; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t1 != 0 ? 1 : 0); // m·p0 + t1 ≡ 0 mod 2^64
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t2 = s; C = hi;
         lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t3 = s; C = hi;
         lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t4 = s; C = hi;
@@ -506,7 +506,7 @@ final class Montgomery {
         lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t6; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t6 = s; C = hi;
         s = t7 + C; c1 = carry(s, C); t7 = s + top; top = c1 | carry(t7, s);
         m = t2 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t2; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t2 != 0 ? 1 : 0); // m·p0 + t2 ≡ 0 mod 2^64
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t3 = s; C = hi;
         lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t4 = s; C = hi;
         lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t5 = s; C = hi;
@@ -514,7 +514,7 @@ final class Montgomery {
         lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t7; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t7 = s; C = hi;
         s = t8 + C; c1 = carry(s, C); t8 = s + top; top = c1 | carry(t8, s);
         m = t3 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t3; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t3 != 0 ? 1 : 0); // m·p0 + t3 ≡ 0 mod 2^64
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t4 = s; C = hi;
         lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t5 = s; C = hi;
         lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t6; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t6 = s; C = hi;
@@ -522,7 +522,7 @@ final class Montgomery {
         lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t8; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t8 = s; C = hi;
         s = t9 + C; c1 = carry(s, C); t9 = s + top; top = c1 | carry(t9, s);
         m = t4 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t4; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t4 != 0 ? 1 : 0); // m·p0 + t4 ≡ 0 mod 2^64
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t5 = s; C = hi;
         lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t6; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t6 = s; C = hi;
         lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t7; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t7 = s; C = hi;
@@ -530,7 +530,7 @@ final class Montgomery {
         lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t9; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t9 = s; C = hi;
         s = t10 + C; c1 = carry(s, C); t10 = s + top; top = c1 | carry(t10, s);
         m = t5 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t5; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t5 != 0 ? 1 : 0); // m·p0 + t5 ≡ 0 mod 2^64
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t6; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t6 = s; C = hi;
         lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t7; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t7 = s; C = hi;
         lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t8; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t8 = s; C = hi;
