@@ -15,15 +15,26 @@ final class Montgomery {
      * {@link Long#compareUnsigned}, which C2 compiles to one unsigned compare whose flag result feeds setb/adc-like
      * code; the Hacker's Delight bit formula ((x &amp; y) | ((x | y) &amp; ~s)) &gt;&gt;&gt; 63 it replaces took
      * five logic operations per carry and made the 4-limb multiplication ~1.45× slower (docs/BENCHMARKS.md).
-     * A carry-in is handled by a second two-operand step ({@code c = c1 | carry(s + cin, s)}).
+     * Used by the multiplications, whose carries are all two-operand ones; chains with a carry-in use
+     * {@link #carryOut} and {@link #borrowOut}.
      */
     static long carry(long s, long x) {
         return Long.compareUnsigned(s, x) < 0 ? 1 : 0;
     }
 
-    /** Borrow out of the two-operand difference x − y: 1 when x &lt; y unsigned. */
-    static long borrow(long x, long y) {
-        return Long.compareUnsigned(x, y) < 0 ? 1 : 0;
+    /**
+     * Carry out of s = x + y + c for a carry-in c ∈ {0, 1}, by bit logic (Hacker's Delight 2-13). The add/sub
+     * chains use these instead of {@link #carry}: C2 turns a compare-and-select whose profile is skewed (the carry
+     * out of {@code s + c} is almost never 1, and the profile of a shared helper mixes all of its call sites) into
+     * a branch, and on random limbs the 50 % carries then mispredict (sub4 was ~14 % of a proof's samples).
+     */
+    static long carryOut(long x, long y, long s) {
+        return ((x & y) | ((x | y) & ~s)) >>> 63;
+    }
+
+    /** Borrow out of d = x − y − b for a borrow-in b ∈ {0, 1}, by bit logic (Hacker's Delight 2-13). */
+    static long borrowOut(long x, long y, long d) {
+        return ((~x & y) | (~(x ^ y) & d)) >>> 63;
     }
 
     /** r = a·b·R⁻¹ mod p on 4 limbs (CIOS, no-carry variant). r may alias a or b. */
@@ -35,7 +46,7 @@ final class Montgomery {
         bi = b[bo + 0];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -46,7 +57,7 @@ final class Montgomery {
         bi = b[bo + 1];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -57,7 +68,7 @@ final class Montgomery {
         bi = b[bo + 2];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -68,7 +79,7 @@ final class Montgomery {
         bi = b[bo + 3];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -81,41 +92,166 @@ final class Montgomery {
 
     /** r = a + b mod p on 4 limbs (p < 2^255, so a + b does not overflow). */
     static void add4(long[] a, int ao, long[] b, int bo, long[] r, int ro, long[] p) {
-        long c = 0, c1, x, s;
-        x = a[ao + 0]; s = x + b[bo + 0]; c1 = carry(s, x); long s0 = s + c; c = c1 | carry(s0, s);
-        x = a[ao + 1]; s = x + b[bo + 1]; c1 = carry(s, x); long s1 = s + c; c = c1 | carry(s1, s);
-        x = a[ao + 2]; s = x + b[bo + 2]; c1 = carry(s, x); long s2 = s + c; c = c1 | carry(s2, s);
-        x = a[ao + 3]; s = x + b[bo + 3]; c1 = carry(s, x); long s3 = s + c; c = c1 | carry(s3, s);
+        long x, y;
+        x = a[ao]; y = b[bo]; long s0 = x + y; long c = carryOut(x, y, s0);
+        x = a[ao + 1]; y = b[bo + 1]; long s1 = x + y + c; c = carryOut(x, y, s1);
+        x = a[ao + 2]; y = b[bo + 2]; long s2 = x + y + c; c = carryOut(x, y, s2);
+        long s3 = a[ao + 3] + b[bo + 3] + c;
         reduceOnce4(s0, s1, s2, s3, p, r, ro);
     }
 
-    /** r = a - b mod p on 4 limbs. */
+    /**
+     * r = a - b mod p on 4 limbs. The top limbs of a and b are below 2^63 (p < 2^255), so the top limbs'
+     * difference is a signed value whose sign is the borrow: no borrow or carry out of the top limb is computed.
+     */
     static void sub4(long[] a, int ao, long[] b, int bo, long[] r, int ro, long[] p) {
-        long br = 0, b1, x, y, d;
-        x = a[ao + 0]; y = b[bo + 0]; d = x - y; b1 = borrow(x, y); long d0 = d - br; br = b1 | borrow(d, br);
-        x = a[ao + 1]; y = b[bo + 1]; d = x - y; b1 = borrow(x, y); long d1 = d - br; br = b1 | borrow(d, br);
-        x = a[ao + 2]; y = b[bo + 2]; d = x - y; b1 = borrow(x, y); long d2 = d - br; br = b1 | borrow(d, br);
-        x = a[ao + 3]; y = b[bo + 3]; d = x - y; b1 = borrow(x, y); long d3 = d - br; br = b1 | borrow(d, br);
-        long mask = -br; // add p back when a < b
-        long c = 0, c1, s;
-        x = d0; s = x + (p[0] & mask); c1 = carry(s, x); r[ro + 0] = s + c; c = c1 | carry(s + c, s);
-        x = d1; s = x + (p[1] & mask); c1 = carry(s, x); r[ro + 1] = s + c; c = c1 | carry(s + c, s);
-        x = d2; s = x + (p[2] & mask); c1 = carry(s, x); r[ro + 2] = s + c; c = c1 | carry(s + c, s);
-        x = d3; s = x + (p[3] & mask); c1 = carry(s, x); r[ro + 3] = s + c; c = c1 | carry(s + c, s);
+        long x, y, s;
+        x = a[ao]; y = b[bo]; long d0 = x - y; long br = borrowOut(x, y, d0);
+        x = a[ao + 1]; y = b[bo + 1]; long d1 = x - y - br; br = borrowOut(x, y, d1);
+        x = a[ao + 2]; y = b[bo + 2]; long d2 = x - y - br; br = borrowOut(x, y, d2);
+        long d3 = a[ao + 3] - b[bo + 3] - br;
+        long mask = d3 >> 63; // all ones when a < b: add p back
+        y = p[0] & mask; s = d0 + y; long c = carryOut(d0, y, s); r[ro] = s;
+        y = p[1] & mask; s = d1 + y + c; c = carryOut(d1, y, s); r[ro + 1] = s;
+        y = p[2] & mask; s = d2 + y + c; c = carryOut(d2, y, s); r[ro + 2] = s;
+        r[ro + 3] = d3 + (p[3] & mask) + c;
     }
 
-    /** r = t - p if t ≥ p else t (t < 2p). */
+    /** r = −a mod p on 4 limbs: p − a, or 0 for a = 0. No borrow leaves the top limb (a < p). */
+    static void neg4(long[] a, int ao, long[] r, int ro, long[] p) {
+        long x0 = a[ao + 0]; long x1 = a[ao + 1]; long x2 = a[ao + 2]; long x3 = a[ao + 3];
+        long nonZero = (x0 | x1 | x2 | x3) == 0 ? 0 : -1L;
+        long d0 = p[0] - x0; long br = borrowOut(p[0], x0, d0);
+        long d1 = p[1] - x1 - br; br = borrowOut(p[1], x1, d1);
+        long d2 = p[2] - x2 - br; br = borrowOut(p[2], x2, d2);
+        long d3 = p[3] - x3 - br;
+        r[ro + 0] = d0 & nonZero;
+        r[ro + 1] = d1 & nonZero;
+        r[ro + 2] = d2 & nonZero;
+        r[ro + 3] = d3 & nonZero;
+    }
+
+    /** r = t - p if t ≥ p else t (t < 2p; the top limb of t may use all 64 bits). */
     private static void reduceOnce4(long t0, long t1, long t2, long t3, long[] p, long[] r, int ro) {
-        long br = 0, b1, d, x, y;
-        x = t0; y = p[0]; d = x - y; b1 = borrow(x, y); long d0 = d - br; br = b1 | borrow(d, br);
-        x = t1; y = p[1]; d = x - y; b1 = borrow(x, y); long d1 = d - br; br = b1 | borrow(d, br);
-        x = t2; y = p[2]; d = x - y; b1 = borrow(x, y); long d2 = d - br; br = b1 | borrow(d, br);
-        x = t3; y = p[3]; d = x - y; b1 = borrow(x, y); long d3 = d - br; br = b1 | borrow(d, br);
+        long d0 = t0 - p[0]; long br = borrowOut(t0, p[0], d0);
+        long d1 = t1 - p[1] - br; br = borrowOut(t1, p[1], d1);
+        long d2 = t2 - p[2] - br; br = borrowOut(t2, p[2], d2);
+        long d3 = t3 - p[3] - br; br = borrowOut(t3, p[3], d3);
         long keep = -br; // all ones when t < p
-        r[ro + 0] = (t0 & keep) | (d0 & ~keep);
-        r[ro + 1] = (t1 & keep) | (d1 & ~keep);
-        r[ro + 2] = (t2 & keep) | (d2 & ~keep);
-        r[ro + 3] = (t3 & keep) | (d3 & ~keep);
+        r[ro + 0] = d0 ^ ((t0 ^ d0) & keep);
+        r[ro + 1] = d1 ^ ((t1 ^ d1) & keep);
+        r[ro + 2] = d2 ^ ((t2 ^ d2) & keep);
+        r[ro + 3] = d3 ^ ((t3 ^ d3) & keep);
+    }
+
+    /** w[wo .. wo+8) = a·b, the full 8-limb product (no reduction); w must not alias a or b. */
+    static void mulWide4(long[] a, int ao, long[] b, int bo, long[] w, int wo) {
+        long a0 = a[ao + 0]; long a1 = a[ao + 1]; long a2 = a[ao + 2]; long a3 = a[ao + 3];
+        long t0 = 0; long t1 = 0; long t2 = 0; long t3 = 0; long t4 = 0; long t5 = 0; long t6 = 0; long t7 = 0;
+        long A, lo, hi, s, bi;
+        bi = b[bo + 0]; A = 0;
+        t0 = a0 * bi; A = Math.unsignedMultiplyHigh(a0, bi);
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + A; hi += carry(s, lo); t3 = s; A = hi;
+        t4 = A;
+        bi = b[bo + 1]; A = 0;
+        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t3 = s; A = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t4 = s; A = hi;
+        t5 = A;
+        bi = b[bo + 2]; A = 0;
+        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t3 = s; A = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t4 = s; A = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t5 = s; A = hi;
+        t6 = A;
+        bi = b[bo + 3]; A = 0;
+        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t3 = s; A = hi;
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t4 = s; A = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t5 = s; A = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t6; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t6 = s; A = hi;
+        t7 = A;
+        w[wo + 0] = t0;
+        w[wo + 1] = t1;
+        w[wo + 2] = t2;
+        w[wo + 3] = t3;
+        w[wo + 4] = t4;
+        w[wo + 5] = t5;
+        w[wo + 6] = t6;
+        w[wo + 7] = t7;
+    }
+
+    /**
+     * r = T·R⁻¹ mod p for a 8-limb T = w[wo ..] below p·R (Montgomery reduction alone, SOS): the
+     * intermediate stays below 2p·R, so the result after one conditional subtraction is reduced.
+     */
+    static void redc4(long[] w, int wo, long[] r, int ro, long[] p, long inv) {
+        long t0 = w[wo + 0]; long t1 = w[wo + 1]; long t2 = w[wo + 2]; long t3 = w[wo + 3]; long t4 = w[wo + 4]; long t5 = w[wo + 5]; long t6 = w[wo + 6]; long t7 = w[wo + 7];
+        long p0 = p[0]; long p1 = p[1]; long p2 = p[2]; long p3 = p[3];
+        long C, m, lo, hi, s, top = 0, c1;
+        m = t0 * inv;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0); // m·p0 + t0 ≡ 0 mod 2^64
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t1 = s; C = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t2 = s; C = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t3 = s; C = hi;
+        s = t4 + C + top; top = carryOut(t4, C, s); t4 = s;
+        m = t1 * inv;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t1 != 0 ? 1 : 0); // m·p0 + t1 ≡ 0 mod 2^64
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t2 = s; C = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t3 = s; C = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t4 = s; C = hi;
+        s = t5 + C + top; top = carryOut(t5, C, s); t5 = s;
+        m = t2 * inv;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t2 != 0 ? 1 : 0); // m·p0 + t2 ≡ 0 mod 2^64
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t3 = s; C = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t4 = s; C = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t5 = s; C = hi;
+        s = t6 + C + top; top = carryOut(t6, C, s); t6 = s;
+        m = t3 * inv;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t3 != 0 ? 1 : 0); // m·p0 + t3 ≡ 0 mod 2^64
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t4 = s; C = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t5 = s; C = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t6; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t6 = s; C = hi;
+        s = t7 + C + top; top = carryOut(t7, C, s); t7 = s;
+        reduceOnce4(t4, t5, t6, t7, p, r, ro);
+    }
+
+    /** w[ro ..] = x − y on 8 limbs; returns the borrow out (1 when x &lt; y). r may alias x or y. */
+    static long subWide4(long[] x, int xo, long[] y, int yo, long[] w, int ro) {
+        long br = 0, d, u, v;
+        u = x[xo + 0]; v = y[yo + 0]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 0] = d;
+        u = x[xo + 1]; v = y[yo + 1]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 1] = d;
+        u = x[xo + 2]; v = y[yo + 2]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 2] = d;
+        u = x[xo + 3]; v = y[yo + 3]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 3] = d;
+        u = x[xo + 4]; v = y[yo + 4]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 4] = d;
+        u = x[xo + 5]; v = y[yo + 5]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 5] = d;
+        u = x[xo + 6]; v = y[yo + 6]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 6] = d;
+        u = x[xo + 7]; v = y[yo + 7]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 7] = d;
+        return br;
+    }
+
+    /** w[wo+4 .. wo+8) += p where mask is all ones (a wide value plus p·R, mod 2^512); else unchanged. */
+    static void addUpperMasked4(long[] w, int wo, long[] p, long mask) {
+        long c = 0, x, y, s;
+        x = w[wo + 4]; y = p[0] & mask; s = x + y + c; c = carryOut(x, y, s); w[wo + 4] = s;
+        x = w[wo + 5]; y = p[1] & mask; s = x + y + c; c = carryOut(x, y, s); w[wo + 5] = s;
+        x = w[wo + 6]; y = p[2] & mask; s = x + y + c; c = carryOut(x, y, s); w[wo + 6] = s;
+        x = w[wo + 7]; y = p[3] & mask; s = x + y + c; c = carryOut(x, y, s); w[wo + 7] = s;
+    }
+
+    /** r = a + b on 4 limbs, not reduced (a, b &lt; p &lt; 2^255, so the sum fits). */
+    static void addNoReduce4(long[] a, int ao, long[] b, int bo, long[] r, int ro) {
+        long x, y;
+        x = a[ao]; y = b[bo]; long s0 = x + y; long c = carryOut(x, y, s0);
+        x = a[ao + 1]; y = b[bo + 1]; long s1 = x + y + c; c = carryOut(x, y, s1);
+        x = a[ao + 2]; y = b[bo + 2]; long s2 = x + y + c; c = carryOut(x, y, s2);
+        long s3 = a[ao + 3] + b[bo + 3] + c;
+        r[ro + 0] = s0;
+        r[ro + 1] = s1;
+        r[ro + 2] = s2;
+        r[ro + 3] = s3;
     }
 
     /** r = a·b·R⁻¹ mod p on 6 limbs (CIOS, no-carry variant). r may alias a or b. */
@@ -127,7 +263,7 @@ final class Montgomery {
         bi = b[bo + 0];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -142,7 +278,7 @@ final class Montgomery {
         bi = b[bo + 1];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -157,7 +293,7 @@ final class Montgomery {
         bi = b[bo + 2];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -172,7 +308,7 @@ final class Montgomery {
         bi = b[bo + 3];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -187,7 +323,7 @@ final class Montgomery {
         bi = b[bo + 4];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -202,7 +338,7 @@ final class Montgomery {
         bi = b[bo + 5];
         lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t0; hi += carry(s, lo); t0 = s; A = hi;
         m = t0 * inv;
-        lo = m * p0; hi = Math.unsignedMultiplyHigh(m, p0); s = lo + t0; hi += carry(s, lo); C = hi;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0);
         lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
         lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t0 = s; C = hi;
         lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
@@ -219,51 +355,242 @@ final class Montgomery {
 
     /** r = a + b mod p on 6 limbs (p < 2^383, so a + b does not overflow). */
     static void add6(long[] a, int ao, long[] b, int bo, long[] r, int ro, long[] p) {
-        long c = 0, c1, x, s;
-        x = a[ao + 0]; s = x + b[bo + 0]; c1 = carry(s, x); long s0 = s + c; c = c1 | carry(s0, s);
-        x = a[ao + 1]; s = x + b[bo + 1]; c1 = carry(s, x); long s1 = s + c; c = c1 | carry(s1, s);
-        x = a[ao + 2]; s = x + b[bo + 2]; c1 = carry(s, x); long s2 = s + c; c = c1 | carry(s2, s);
-        x = a[ao + 3]; s = x + b[bo + 3]; c1 = carry(s, x); long s3 = s + c; c = c1 | carry(s3, s);
-        x = a[ao + 4]; s = x + b[bo + 4]; c1 = carry(s, x); long s4 = s + c; c = c1 | carry(s4, s);
-        x = a[ao + 5]; s = x + b[bo + 5]; c1 = carry(s, x); long s5 = s + c; c = c1 | carry(s5, s);
+        long x, y;
+        x = a[ao]; y = b[bo]; long s0 = x + y; long c = carryOut(x, y, s0);
+        x = a[ao + 1]; y = b[bo + 1]; long s1 = x + y + c; c = carryOut(x, y, s1);
+        x = a[ao + 2]; y = b[bo + 2]; long s2 = x + y + c; c = carryOut(x, y, s2);
+        x = a[ao + 3]; y = b[bo + 3]; long s3 = x + y + c; c = carryOut(x, y, s3);
+        x = a[ao + 4]; y = b[bo + 4]; long s4 = x + y + c; c = carryOut(x, y, s4);
+        long s5 = a[ao + 5] + b[bo + 5] + c;
         reduceOnce6(s0, s1, s2, s3, s4, s5, p, r, ro);
     }
 
-    /** r = a - b mod p on 6 limbs. */
+    /**
+     * r = a - b mod p on 6 limbs. The top limbs of a and b are below 2^63 (p < 2^383), so the top limbs'
+     * difference is a signed value whose sign is the borrow: no borrow or carry out of the top limb is computed.
+     */
     static void sub6(long[] a, int ao, long[] b, int bo, long[] r, int ro, long[] p) {
-        long br = 0, b1, x, y, d;
-        x = a[ao + 0]; y = b[bo + 0]; d = x - y; b1 = borrow(x, y); long d0 = d - br; br = b1 | borrow(d, br);
-        x = a[ao + 1]; y = b[bo + 1]; d = x - y; b1 = borrow(x, y); long d1 = d - br; br = b1 | borrow(d, br);
-        x = a[ao + 2]; y = b[bo + 2]; d = x - y; b1 = borrow(x, y); long d2 = d - br; br = b1 | borrow(d, br);
-        x = a[ao + 3]; y = b[bo + 3]; d = x - y; b1 = borrow(x, y); long d3 = d - br; br = b1 | borrow(d, br);
-        x = a[ao + 4]; y = b[bo + 4]; d = x - y; b1 = borrow(x, y); long d4 = d - br; br = b1 | borrow(d, br);
-        x = a[ao + 5]; y = b[bo + 5]; d = x - y; b1 = borrow(x, y); long d5 = d - br; br = b1 | borrow(d, br);
-        long mask = -br; // add p back when a < b
-        long c = 0, c1, s;
-        x = d0; s = x + (p[0] & mask); c1 = carry(s, x); r[ro + 0] = s + c; c = c1 | carry(s + c, s);
-        x = d1; s = x + (p[1] & mask); c1 = carry(s, x); r[ro + 1] = s + c; c = c1 | carry(s + c, s);
-        x = d2; s = x + (p[2] & mask); c1 = carry(s, x); r[ro + 2] = s + c; c = c1 | carry(s + c, s);
-        x = d3; s = x + (p[3] & mask); c1 = carry(s, x); r[ro + 3] = s + c; c = c1 | carry(s + c, s);
-        x = d4; s = x + (p[4] & mask); c1 = carry(s, x); r[ro + 4] = s + c; c = c1 | carry(s + c, s);
-        x = d5; s = x + (p[5] & mask); c1 = carry(s, x); r[ro + 5] = s + c; c = c1 | carry(s + c, s);
+        long x, y, s;
+        x = a[ao]; y = b[bo]; long d0 = x - y; long br = borrowOut(x, y, d0);
+        x = a[ao + 1]; y = b[bo + 1]; long d1 = x - y - br; br = borrowOut(x, y, d1);
+        x = a[ao + 2]; y = b[bo + 2]; long d2 = x - y - br; br = borrowOut(x, y, d2);
+        x = a[ao + 3]; y = b[bo + 3]; long d3 = x - y - br; br = borrowOut(x, y, d3);
+        x = a[ao + 4]; y = b[bo + 4]; long d4 = x - y - br; br = borrowOut(x, y, d4);
+        long d5 = a[ao + 5] - b[bo + 5] - br;
+        long mask = d5 >> 63; // all ones when a < b: add p back
+        y = p[0] & mask; s = d0 + y; long c = carryOut(d0, y, s); r[ro] = s;
+        y = p[1] & mask; s = d1 + y + c; c = carryOut(d1, y, s); r[ro + 1] = s;
+        y = p[2] & mask; s = d2 + y + c; c = carryOut(d2, y, s); r[ro + 2] = s;
+        y = p[3] & mask; s = d3 + y + c; c = carryOut(d3, y, s); r[ro + 3] = s;
+        y = p[4] & mask; s = d4 + y + c; c = carryOut(d4, y, s); r[ro + 4] = s;
+        r[ro + 5] = d5 + (p[5] & mask) + c;
     }
 
-    /** r = t - p if t ≥ p else t (t < 2p). */
+    /** r = −a mod p on 6 limbs: p − a, or 0 for a = 0. No borrow leaves the top limb (a < p). */
+    static void neg6(long[] a, int ao, long[] r, int ro, long[] p) {
+        long x0 = a[ao + 0]; long x1 = a[ao + 1]; long x2 = a[ao + 2]; long x3 = a[ao + 3]; long x4 = a[ao + 4]; long x5 = a[ao + 5];
+        long nonZero = (x0 | x1 | x2 | x3 | x4 | x5) == 0 ? 0 : -1L;
+        long d0 = p[0] - x0; long br = borrowOut(p[0], x0, d0);
+        long d1 = p[1] - x1 - br; br = borrowOut(p[1], x1, d1);
+        long d2 = p[2] - x2 - br; br = borrowOut(p[2], x2, d2);
+        long d3 = p[3] - x3 - br; br = borrowOut(p[3], x3, d3);
+        long d4 = p[4] - x4 - br; br = borrowOut(p[4], x4, d4);
+        long d5 = p[5] - x5 - br;
+        r[ro + 0] = d0 & nonZero;
+        r[ro + 1] = d1 & nonZero;
+        r[ro + 2] = d2 & nonZero;
+        r[ro + 3] = d3 & nonZero;
+        r[ro + 4] = d4 & nonZero;
+        r[ro + 5] = d5 & nonZero;
+    }
+
+    /** r = t - p if t ≥ p else t (t < 2p; the top limb of t may use all 64 bits). */
     private static void reduceOnce6(long t0, long t1, long t2, long t3, long t4, long t5, long[] p, long[] r, int ro) {
-        long br = 0, b1, d, x, y;
-        x = t0; y = p[0]; d = x - y; b1 = borrow(x, y); long d0 = d - br; br = b1 | borrow(d, br);
-        x = t1; y = p[1]; d = x - y; b1 = borrow(x, y); long d1 = d - br; br = b1 | borrow(d, br);
-        x = t2; y = p[2]; d = x - y; b1 = borrow(x, y); long d2 = d - br; br = b1 | borrow(d, br);
-        x = t3; y = p[3]; d = x - y; b1 = borrow(x, y); long d3 = d - br; br = b1 | borrow(d, br);
-        x = t4; y = p[4]; d = x - y; b1 = borrow(x, y); long d4 = d - br; br = b1 | borrow(d, br);
-        x = t5; y = p[5]; d = x - y; b1 = borrow(x, y); long d5 = d - br; br = b1 | borrow(d, br);
+        long d0 = t0 - p[0]; long br = borrowOut(t0, p[0], d0);
+        long d1 = t1 - p[1] - br; br = borrowOut(t1, p[1], d1);
+        long d2 = t2 - p[2] - br; br = borrowOut(t2, p[2], d2);
+        long d3 = t3 - p[3] - br; br = borrowOut(t3, p[3], d3);
+        long d4 = t4 - p[4] - br; br = borrowOut(t4, p[4], d4);
+        long d5 = t5 - p[5] - br; br = borrowOut(t5, p[5], d5);
         long keep = -br; // all ones when t < p
-        r[ro + 0] = (t0 & keep) | (d0 & ~keep);
-        r[ro + 1] = (t1 & keep) | (d1 & ~keep);
-        r[ro + 2] = (t2 & keep) | (d2 & ~keep);
-        r[ro + 3] = (t3 & keep) | (d3 & ~keep);
-        r[ro + 4] = (t4 & keep) | (d4 & ~keep);
-        r[ro + 5] = (t5 & keep) | (d5 & ~keep);
+        r[ro + 0] = d0 ^ ((t0 ^ d0) & keep);
+        r[ro + 1] = d1 ^ ((t1 ^ d1) & keep);
+        r[ro + 2] = d2 ^ ((t2 ^ d2) & keep);
+        r[ro + 3] = d3 ^ ((t3 ^ d3) & keep);
+        r[ro + 4] = d4 ^ ((t4 ^ d4) & keep);
+        r[ro + 5] = d5 ^ ((t5 ^ d5) & keep);
+    }
+
+    /** w[wo .. wo+12) = a·b, the full 12-limb product (no reduction); w must not alias a or b. */
+    static void mulWide6(long[] a, int ao, long[] b, int bo, long[] w, int wo) {
+        long a0 = a[ao + 0]; long a1 = a[ao + 1]; long a2 = a[ao + 2]; long a3 = a[ao + 3]; long a4 = a[ao + 4]; long a5 = a[ao + 5];
+        long t0 = 0; long t1 = 0; long t2 = 0; long t3 = 0; long t4 = 0; long t5 = 0; long t6 = 0; long t7 = 0; long t8 = 0; long t9 = 0; long t10 = 0; long t11 = 0;
+        long A, lo, hi, s, bi;
+        bi = b[bo + 0]; A = 0;
+        t0 = a0 * bi; A = Math.unsignedMultiplyHigh(a0, bi);
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + A; hi += carry(s, lo); t3 = s; A = hi;
+        lo = a4 * bi; hi = Math.unsignedMultiplyHigh(a4, bi); s = lo + A; hi += carry(s, lo); t4 = s; A = hi;
+        lo = a5 * bi; hi = Math.unsignedMultiplyHigh(a5, bi); s = lo + A; hi += carry(s, lo); t5 = s; A = hi;
+        t6 = A;
+        bi = b[bo + 1]; A = 0;
+        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t1 = s; A = hi;
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t3 = s; A = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t4 = s; A = hi;
+        lo = a4 * bi; hi = Math.unsignedMultiplyHigh(a4, bi); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t5 = s; A = hi;
+        lo = a5 * bi; hi = Math.unsignedMultiplyHigh(a5, bi); s = lo + t6; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t6 = s; A = hi;
+        t7 = A;
+        bi = b[bo + 2]; A = 0;
+        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t2 = s; A = hi;
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t3 = s; A = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t4 = s; A = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t5 = s; A = hi;
+        lo = a4 * bi; hi = Math.unsignedMultiplyHigh(a4, bi); s = lo + t6; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t6 = s; A = hi;
+        lo = a5 * bi; hi = Math.unsignedMultiplyHigh(a5, bi); s = lo + t7; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t7 = s; A = hi;
+        t8 = A;
+        bi = b[bo + 3]; A = 0;
+        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t3 = s; A = hi;
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t4 = s; A = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t5 = s; A = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t6; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t6 = s; A = hi;
+        lo = a4 * bi; hi = Math.unsignedMultiplyHigh(a4, bi); s = lo + t7; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t7 = s; A = hi;
+        lo = a5 * bi; hi = Math.unsignedMultiplyHigh(a5, bi); s = lo + t8; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t8 = s; A = hi;
+        t9 = A;
+        bi = b[bo + 4]; A = 0;
+        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t4 = s; A = hi;
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t5 = s; A = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t6; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t6 = s; A = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t7; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t7 = s; A = hi;
+        lo = a4 * bi; hi = Math.unsignedMultiplyHigh(a4, bi); s = lo + t8; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t8 = s; A = hi;
+        lo = a5 * bi; hi = Math.unsignedMultiplyHigh(a5, bi); s = lo + t9; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t9 = s; A = hi;
+        t10 = A;
+        bi = b[bo + 5]; A = 0;
+        lo = a0 * bi; hi = Math.unsignedMultiplyHigh(a0, bi); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t5 = s; A = hi;
+        lo = a1 * bi; hi = Math.unsignedMultiplyHigh(a1, bi); s = lo + t6; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t6 = s; A = hi;
+        lo = a2 * bi; hi = Math.unsignedMultiplyHigh(a2, bi); s = lo + t7; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t7 = s; A = hi;
+        lo = a3 * bi; hi = Math.unsignedMultiplyHigh(a3, bi); s = lo + t8; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t8 = s; A = hi;
+        lo = a4 * bi; hi = Math.unsignedMultiplyHigh(a4, bi); s = lo + t9; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t9 = s; A = hi;
+        lo = a5 * bi; hi = Math.unsignedMultiplyHigh(a5, bi); s = lo + t10; hi += carry(s, lo); lo = s; s = lo + A; hi += carry(s, lo); t10 = s; A = hi;
+        t11 = A;
+        w[wo + 0] = t0;
+        w[wo + 1] = t1;
+        w[wo + 2] = t2;
+        w[wo + 3] = t3;
+        w[wo + 4] = t4;
+        w[wo + 5] = t5;
+        w[wo + 6] = t6;
+        w[wo + 7] = t7;
+        w[wo + 8] = t8;
+        w[wo + 9] = t9;
+        w[wo + 10] = t10;
+        w[wo + 11] = t11;
+    }
+
+    /**
+     * r = T·R⁻¹ mod p for a 12-limb T = w[wo ..] below p·R (Montgomery reduction alone, SOS): the
+     * intermediate stays below 2p·R, so the result after one conditional subtraction is reduced.
+     */
+    static void redc6(long[] w, int wo, long[] r, int ro, long[] p, long inv) {
+        long t0 = w[wo + 0]; long t1 = w[wo + 1]; long t2 = w[wo + 2]; long t3 = w[wo + 3]; long t4 = w[wo + 4]; long t5 = w[wo + 5]; long t6 = w[wo + 6]; long t7 = w[wo + 7]; long t8 = w[wo + 8]; long t9 = w[wo + 9]; long t10 = w[wo + 10]; long t11 = w[wo + 11];
+        long p0 = p[0]; long p1 = p[1]; long p2 = p[2]; long p3 = p[3]; long p4 = p[4]; long p5 = p[5];
+        long C, m, lo, hi, s, top = 0, c1;
+        m = t0 * inv;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t0 != 0 ? 1 : 0); // m·p0 + t0 ≡ 0 mod 2^64
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t1; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t1 = s; C = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t2 = s; C = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t3 = s; C = hi;
+        lo = m * p4; hi = Math.unsignedMultiplyHigh(m, p4); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t4 = s; C = hi;
+        lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t5 = s; C = hi;
+        s = t6 + C + top; top = carryOut(t6, C, s); t6 = s;
+        m = t1 * inv;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t1 != 0 ? 1 : 0); // m·p0 + t1 ≡ 0 mod 2^64
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t2; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t2 = s; C = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t3 = s; C = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t4 = s; C = hi;
+        lo = m * p4; hi = Math.unsignedMultiplyHigh(m, p4); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t5 = s; C = hi;
+        lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t6; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t6 = s; C = hi;
+        s = t7 + C + top; top = carryOut(t7, C, s); t7 = s;
+        m = t2 * inv;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t2 != 0 ? 1 : 0); // m·p0 + t2 ≡ 0 mod 2^64
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t3; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t3 = s; C = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t4 = s; C = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t5 = s; C = hi;
+        lo = m * p4; hi = Math.unsignedMultiplyHigh(m, p4); s = lo + t6; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t6 = s; C = hi;
+        lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t7; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t7 = s; C = hi;
+        s = t8 + C + top; top = carryOut(t8, C, s); t8 = s;
+        m = t3 * inv;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t3 != 0 ? 1 : 0); // m·p0 + t3 ≡ 0 mod 2^64
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t4; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t4 = s; C = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t5 = s; C = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t6; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t6 = s; C = hi;
+        lo = m * p4; hi = Math.unsignedMultiplyHigh(m, p4); s = lo + t7; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t7 = s; C = hi;
+        lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t8; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t8 = s; C = hi;
+        s = t9 + C + top; top = carryOut(t9, C, s); t9 = s;
+        m = t4 * inv;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t4 != 0 ? 1 : 0); // m·p0 + t4 ≡ 0 mod 2^64
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t5; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t5 = s; C = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t6; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t6 = s; C = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t7; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t7 = s; C = hi;
+        lo = m * p4; hi = Math.unsignedMultiplyHigh(m, p4); s = lo + t8; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t8 = s; C = hi;
+        lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t9; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t9 = s; C = hi;
+        s = t10 + C + top; top = carryOut(t10, C, s); t10 = s;
+        m = t5 * inv;
+        C = Math.unsignedMultiplyHigh(m, p0) + (t5 != 0 ? 1 : 0); // m·p0 + t5 ≡ 0 mod 2^64
+        lo = m * p1; hi = Math.unsignedMultiplyHigh(m, p1); s = lo + t6; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t6 = s; C = hi;
+        lo = m * p2; hi = Math.unsignedMultiplyHigh(m, p2); s = lo + t7; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t7 = s; C = hi;
+        lo = m * p3; hi = Math.unsignedMultiplyHigh(m, p3); s = lo + t8; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t8 = s; C = hi;
+        lo = m * p4; hi = Math.unsignedMultiplyHigh(m, p4); s = lo + t9; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t9 = s; C = hi;
+        lo = m * p5; hi = Math.unsignedMultiplyHigh(m, p5); s = lo + t10; hi += carry(s, lo); lo = s; s = lo + C; hi += carry(s, lo); t10 = s; C = hi;
+        s = t11 + C + top; top = carryOut(t11, C, s); t11 = s;
+        reduceOnce6(t6, t7, t8, t9, t10, t11, p, r, ro);
+    }
+
+    /** w[ro ..] = x − y on 12 limbs; returns the borrow out (1 when x &lt; y). r may alias x or y. */
+    static long subWide6(long[] x, int xo, long[] y, int yo, long[] w, int ro) {
+        long br = 0, d, u, v;
+        u = x[xo + 0]; v = y[yo + 0]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 0] = d;
+        u = x[xo + 1]; v = y[yo + 1]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 1] = d;
+        u = x[xo + 2]; v = y[yo + 2]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 2] = d;
+        u = x[xo + 3]; v = y[yo + 3]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 3] = d;
+        u = x[xo + 4]; v = y[yo + 4]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 4] = d;
+        u = x[xo + 5]; v = y[yo + 5]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 5] = d;
+        u = x[xo + 6]; v = y[yo + 6]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 6] = d;
+        u = x[xo + 7]; v = y[yo + 7]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 7] = d;
+        u = x[xo + 8]; v = y[yo + 8]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 8] = d;
+        u = x[xo + 9]; v = y[yo + 9]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 9] = d;
+        u = x[xo + 10]; v = y[yo + 10]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 10] = d;
+        u = x[xo + 11]; v = y[yo + 11]; d = u - v - br; br = borrowOut(u, v, d); w[ro + 11] = d;
+        return br;
+    }
+
+    /** w[wo+6 .. wo+12) += p where mask is all ones (a wide value plus p·R, mod 2^768); else unchanged. */
+    static void addUpperMasked6(long[] w, int wo, long[] p, long mask) {
+        long c = 0, x, y, s;
+        x = w[wo + 6]; y = p[0] & mask; s = x + y + c; c = carryOut(x, y, s); w[wo + 6] = s;
+        x = w[wo + 7]; y = p[1] & mask; s = x + y + c; c = carryOut(x, y, s); w[wo + 7] = s;
+        x = w[wo + 8]; y = p[2] & mask; s = x + y + c; c = carryOut(x, y, s); w[wo + 8] = s;
+        x = w[wo + 9]; y = p[3] & mask; s = x + y + c; c = carryOut(x, y, s); w[wo + 9] = s;
+        x = w[wo + 10]; y = p[4] & mask; s = x + y + c; c = carryOut(x, y, s); w[wo + 10] = s;
+        x = w[wo + 11]; y = p[5] & mask; s = x + y + c; c = carryOut(x, y, s); w[wo + 11] = s;
+    }
+
+    /** r = a + b on 6 limbs, not reduced (a, b &lt; p &lt; 2^383, so the sum fits). */
+    static void addNoReduce6(long[] a, int ao, long[] b, int bo, long[] r, int ro) {
+        long x, y;
+        x = a[ao]; y = b[bo]; long s0 = x + y; long c = carryOut(x, y, s0);
+        x = a[ao + 1]; y = b[bo + 1]; long s1 = x + y + c; c = carryOut(x, y, s1);
+        x = a[ao + 2]; y = b[bo + 2]; long s2 = x + y + c; c = carryOut(x, y, s2);
+        x = a[ao + 3]; y = b[bo + 3]; long s3 = x + y + c; c = carryOut(x, y, s3);
+        x = a[ao + 4]; y = b[bo + 4]; long s4 = x + y + c; c = carryOut(x, y, s4);
+        long s5 = a[ao + 5] + b[bo + 5] + c;
+        r[ro + 0] = s0;
+        r[ro + 1] = s1;
+        r[ro + 2] = s2;
+        r[ro + 3] = s3;
+        r[ro + 4] = s4;
+        r[ro + 5] = s5;
     }
 
 }

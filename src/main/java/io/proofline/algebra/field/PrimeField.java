@@ -38,7 +38,8 @@ public final class PrimeField implements FieldOps {
             throw new IllegalArgumentException(name + ": only 4- and 6-limb moduli are supported, got " + limbs);
         }
         this.p = toLimbs(modulus, limbs);
-        // The no-carry CIOS multiplication in Montgomery needs the top limb below 2^63 - 1.
+        // The no-carry CIOS multiplication in Montgomery needs the top limb below 2^63 - 1 (which also lets its
+        // subtraction and negation treat the top limbs' difference as a signed value).
         if (Long.compareUnsigned(p[limbs - 1], 0x7FFF_FFFF_FFFF_FFFEL) >= 0) {
             throw new IllegalArgumentException(name + ": top limb too large for the no-carry Montgomery multiplication");
         }
@@ -130,18 +131,53 @@ public final class PrimeField implements FieldOps {
 
     @Override
     public void neg(long[] a, int ao, long[] r, int ro) {
-        if (isZero(a, ao)) {
-            setZero(r, ro);
-            return;
+        if (limbs == 4) {
+            Montgomery.neg4(a, ao, r, ro, p);
+        } else {
+            Montgomery.neg6(a, ao, r, ro, p);
         }
-        long br = 0;
-        for (int i = 0; i < limbs; i++) {
-            long x = p[i];
-            long y = a[ao + i];
-            long d = x - y;
-            long b1 = Montgomery.borrow(x, y);
-            r[ro + i] = d - br;
-            br = b1 | Montgomery.borrow(d, br);
+    }
+
+    // ---- unreduced steps for lazy reduction (QuadraticField's multiplication); package-private --------------------
+
+    /** w[wo .. wo+2n) = a·b, the full product without reduction; w must not alias a or b. */
+    void mulWide(long[] a, int ao, long[] b, int bo, long[] w, int wo) {
+        if (limbs == 4) {
+            Montgomery.mulWide4(a, ao, b, bo, w, wo);
+        } else {
+            Montgomery.mulWide6(a, ao, b, bo, w, wo);
+        }
+    }
+
+    /** r = T·R⁻¹ mod p for the 2n-limb T = w[wo ..] below p·R. */
+    void redc(long[] w, int wo, long[] r, int ro) {
+        if (limbs == 4) {
+            Montgomery.redc4(w, wo, r, ro, p, inv);
+        } else {
+            Montgomery.redc6(w, wo, r, ro, p, inv);
+        }
+    }
+
+    /** 2n-limb w[ro ..] = x − y; returns the borrow out. */
+    long subWide(long[] x, int xo, long[] y, int yo, long[] w, int ro) {
+        return limbs == 4 ? Montgomery.subWide4(x, xo, y, yo, w, ro) : Montgomery.subWide6(x, xo, y, yo, w, ro);
+    }
+
+    /** Adds p·R to the 2n-limb w[wo ..] (mod 2^(128n)) where {@code mask} is all ones. */
+    void addUpperMasked(long[] w, int wo, long mask) {
+        if (limbs == 4) {
+            Montgomery.addUpperMasked4(w, wo, p, mask);
+        } else {
+            Montgomery.addUpperMasked6(w, wo, p, mask);
+        }
+    }
+
+    /** r = a + b as integers (below 2p, not reduced). */
+    void addNoReduce(long[] a, int ao, long[] b, int bo, long[] r, int ro) {
+        if (limbs == 4) {
+            Montgomery.addNoReduce4(a, ao, b, bo, r, ro);
+        } else {
+            Montgomery.addNoReduce6(a, ao, b, bo, r, ro);
         }
     }
 

@@ -11,11 +11,14 @@ public final class QuadraticField implements FieldOps {
     private final PrimeField fp;
     private final int n;
     private final long[] t;
+    /** Scratch for the lazy-reduction multiplication: three 2n-limb products and the two n-limb sums. */
+    private final long[] wide;
 
     public QuadraticField(PrimeField fp) {
         this.fp = fp;
         this.n = fp.limbs();
         this.t = new long[4 * n];
+        this.wide = new long[8 * n];
     }
 
     public PrimeField base() {
@@ -27,18 +30,27 @@ public final class QuadraticField implements FieldOps {
         return 2 * n;
     }
 
-    /** Karatsuba: 3 base multiplications. (a0 + a1u)(b0 + b1u) = (a0b0 − a1b1) + ((a0+a1)(b0+b1) − a0b0 − a1b1)u. */
+    /**
+     * Karatsuba with lazy reduction: (a0 + a1u)(b0 + b1u) = (a0b0 − a1b1) + ((a0+a1)(b0+b1) − a0b0 − a1b1)u, with the
+     * three products kept at full width (2n limbs, no reduction) and one Montgomery reduction per coefficient: 3
+     * products + 2 reductions instead of 3 Montgomery multiplications (3 products + 3 reductions), and the sums
+     * a0+a1, b0+b1 unreduced (below 2p). Both wide coefficients are below p·R, as REDC needs: c1 = a0b1 + a1b0 &lt; 2p²,
+     * and c0 = a0b0 − a1b1 ∈ (−p², p²) gets p·R added when negative.
+     */
     @Override
     public void mul(long[] a, int ao, long[] b, int bo, long[] r, int ro) {
-        int v0 = 0, v1 = n, s0 = 2 * n, s1 = 3 * n;
-        fp.mul(a, ao, b, bo, t, v0);
-        fp.mul(a, ao + n, b, bo + n, t, v1);
-        fp.add(a, ao, a, ao + n, t, s0);
-        fp.add(b, bo, b, bo + n, t, s1);
-        fp.mul(t, s0, t, s1, t, s0);
-        fp.sub(t, s0, t, v0, t, s0);
-        fp.sub(t, s0, t, v1, r, ro + n);
-        fp.sub(t, v0, t, v1, r, ro);
+        int w0 = 0, w1 = 2 * n, w2 = 4 * n, sa = 6 * n, sb = 7 * n;
+        fp.mulWide(a, ao, b, bo, wide, w0);
+        fp.mulWide(a, ao + n, b, bo + n, wide, w1);
+        fp.addNoReduce(a, ao, a, ao + n, wide, sa);
+        fp.addNoReduce(b, bo, b, bo + n, wide, sb);
+        fp.mulWide(wide, sa, wide, sb, wide, w2);
+        fp.subWide(wide, w2, wide, w0, wide, w2);
+        fp.subWide(wide, w2, wide, w1, wide, w2);                // a0b1 + a1b0, never negative
+        long negative = fp.subWide(wide, w0, wide, w1, wide, w0);  // a0b0 − a1b1
+        fp.addUpperMasked(wide, w0, -negative);
+        fp.redc(wide, w0, r, ro);
+        fp.redc(wide, w2, r, ro + n);
     }
 
     /** Complex squaring: (a0 + a1u)² = (a0 + a1)(a0 − a1) + 2a0a1·u, 2 base multiplications. */

@@ -2,6 +2,7 @@ package io.proofline.algebra.poly;
 
 import io.proofline.algebra.field.PrimeField;
 
+import java.lang.foreign.MemorySegment;
 import java.math.BigInteger;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,6 +23,8 @@ public final class Radix2Domain {
 
     /** Stages up to blocks of 2^BLOCK_LOG elements (64 KiB at 4 limbs) are done per block, in cache. */
     static final int BLOCK_LOG = 11;
+    /** Pairs per bulk-copied run in the stages after the in-cache blocks (2 × 16 KiB at 4 limbs). */
+    private static final int RUN = 1 << 9;
 
     /** The quadratic non-residue snarkjs (ffjavascript) derives its roots of unity from, on both curves. */
     public static final BigInteger NON_RESIDUE = BigInteger.valueOf(5);
@@ -177,52 +180,78 @@ public final class Radix2Domain {
         });
     }
 
-    /** Decimation-in-time stages on bit-reversed input: first the in-cache stages per block, then one pass each. */
+    /**
+     * Decimation-in-time stages on bit-reversed input: first the in-cache stages per block, on a heap copy of the
+     * block (one bulk copy in and out instead of a segment read and write per butterfly), then one pass each.
+     */
     private void butterflies(FieldVector v) {
         int blockLog = Math.min(log, BLOCK_LOG);
-        long blockSize = 1L << blockLog;
+        int blockSize = 1 << blockLog;
+        MemorySegment segment = v.segment();
+        long blockBytes = (long) blockSize * 8 * limbs;
         ParallelRange.forEach(size / blockSize, 1, (fromBlock, toBlock) -> {
-            long[] s = new long[3 * limbs];
+            long[] block = new long[blockSize * limbs];
+            long[] product = new long[limbs];
             for (long b = fromBlock; b < toBlock; b++) {
-                long base = b * blockSize;
+                MemorySegment.copy(segment, FieldVector.LIMB, b * blockBytes, block, 0, block.length);
                 for (int stage = 1; stage <= blockLog; stage++) {
-                    long half = 1L << (stage - 1);
-                    for (long k = 0; k < blockSize / 2; k++) {
-                        butterfly(v, base, stage, half, k, s);
-                    }
+                    blockStage(block, stage, product);
                 }
+                MemorySegment.copy(block, 0, segment, FieldVector.LIMB, b * blockBytes, block.length);
             }
         });
         for (int stage = blockLog + 1; stage <= log; stage++) {
-            int st = stage;
             long half = 1L << (stage - 1);
-            ParallelRange.forEach(size / 2, 1 << 12, (from, to) -> {
-                long[] s = new long[3 * limbs];
-                for (long k = from; k < to; k++) {
-                    butterfly(v, 0, st, half, k, s);
+            int twiddleStride = (1 << (log - stage)) * limbs;
+            // Runs of RUN consecutive pairs (half ≥ 2^BLOCK_LOG > RUN, so a run never crosses a group): the run's
+            // u and t halves are copied to the heap in bulk, transformed, and copied back.
+            ParallelRange.forEach(size / 2 / RUN, 1, (fromRun, toRun) -> {
+                long[] us = new long[RUN * limbs];
+                long[] ts = new long[RUN * limbs];
+                long[] product = new long[limbs];
+                long runBytes = (long) RUN * 8 * limbs;
+                for (long r = fromRun; r < toRun; r++) {
+                    long k = r * RUN;
+                    long j0 = k & (half - 1);
+                    long i0 = ((k - j0) << 1) + j0;
+                    long uOff = i0 * 8 * limbs, tOff = (i0 + half) * 8 * limbs;
+                    MemorySegment.copy(segment, FieldVector.LIMB, uOff, us, 0, us.length);
+                    MemorySegment.copy(segment, FieldVector.LIMB, tOff, ts, 0, ts.length);
+                    int tw = (int) j0 * twiddleStride;
+                    for (int e = 0; e < us.length; e += limbs, tw += twiddleStride) {
+                        field.mul(ts, e, twiddles, tw, product, 0);
+                        field.sub(us, e, product, 0, ts, e);
+                        field.add(us, e, product, 0, us, e);
+                    }
+                    MemorySegment.copy(us, 0, segment, FieldVector.LIMB, uOff, us.length);
+                    MemorySegment.copy(ts, 0, segment, FieldVector.LIMB, tOff, ts.length);
                 }
             });
         }
     }
 
     /**
-     * Butterfly number {@code k} of a stage whose pairs are {@code half} apart: pair {@code (i, i + half)} with
-     * {@code i = base + (k / half)·2·half + k mod half}, twiddle {@code ω^((k mod half)·N/(2·half))}.
-     * {@code (u, t) ← (u + ω^e·t, u − ω^e·t)}.
+     * One stage over a block held on the heap: groups of {@code 2·half} elements, pairs {@code half} apart, the
+     * twiddle of pair j being ω^(j·N/(2·half)). The first pair of every group has twiddle 1 and skips its
+     * multiplication (all of stage 1, half of stage 2, …: about 2 stages' worth of multiplications per transform).
      */
-    private void butterfly(FieldVector v, long base, int stage, long half, long k, long[] s) {
-        long j = k & (half - 1);
-        long i = base + ((k >>> (stage - 1)) << stage) + j;
-        int tw = (int) ((j << (log - stage)) * limbs);
-        int u = 0;
-        int t = limbs;
-        int sum = 2 * limbs;
-        v.get(i, s, u);
-        v.get(i + half, s, t);
-        field.mul(s, t, twiddles, tw, s, t);
-        field.add(s, u, s, t, s, sum);
-        field.sub(s, u, s, t, s, t);
-        v.set(i, s, sum);
-        v.set(i + half, s, t);
+    private void blockStage(long[] block, int stage, long[] product) {
+        int half = 1 << (stage - 1);
+        int twiddleStride = (1 << (log - stage)) * limbs;
+        int n = block.length / limbs;
+        for (int group = 0; group < n; group += 2 * half) {
+            int u = group * limbs;
+            int t = (group + half) * limbs;
+            field.sub(block, u, block, t, product, 0);
+            field.add(block, u, block, t, block, u);
+            System.arraycopy(product, 0, block, t, limbs);
+            for (int j = 1; j < half; j++) {
+                u += limbs;
+                t += limbs;
+                field.mul(block, t, twiddles, j * twiddleStride, product, 0);
+                field.sub(block, u, product, 0, block, t);
+                field.add(block, u, product, 0, block, u);
+            }
+        }
     }
 }

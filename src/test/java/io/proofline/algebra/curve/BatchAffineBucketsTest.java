@@ -108,6 +108,51 @@ class BatchAffineBucketsTest {
         assertArrayEquals(ops.mulAffine(g.generator(), BigInteger.valueOf(79)), got, g.name());
     }
 
+    /**
+     * The segmented reduction (batched affine running sums per segment) against discrete logs, with few buckets per
+     * segment and a small pool of ±points, so that a segment's running sum meets equal and opposite points (the
+     * doubling and cancelling cases) and some buckets and segments stay empty.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("groups")
+    void segmentedSumMatchesDiscreteLogs(CurveGroup g) {
+        long seed = new SplittableRandom().nextLong();
+        SplittableRandom rnd = new SplittableRandom(seed);
+        CurveOps ops = g.newOps();
+        BigInteger r = g.order();
+        int poolSize = 3;
+        BigInteger[] logs = new BigInteger[poolSize];
+        long[][] pool = new long[poolSize][];
+        for (int i = 0; i < poolSize; i++) {
+            logs[i] = TestPoints.randomScalar(g, rnd);
+            pool[i] = ops.mulAffine(g.generator(), logs[i]);
+        }
+        for (int round = 0; round < 4; round++) {
+            int segments = 1 << rnd.nextInt(4);
+            int buckets = segments << rnd.nextInt(4);
+            BatchAffineBuckets batch = new BatchAffineBuckets(ops, buckets, 1 + rnd.nextInt(8));
+            BigInteger[] expected = new BigInteger[buckets];
+            java.util.Arrays.fill(expected, BigInteger.ZERO);
+            int additions = rnd.nextInt(3 * buckets);
+            for (int n = 0; n < additions; n++) {
+                int b = rnd.nextInt(buckets);
+                int which = rnd.nextInt(poolSize);
+                boolean negate = rnd.nextBoolean();
+                batch.add(b, pool[which], 0, negate);
+                batch.flush();                           // no collisions: the segmented sum needs no overflow
+                expected[b] = expected[b].add(negate ? logs[which].negate() : logs[which]);
+            }
+            BigInteger total = BigInteger.ZERO;
+            for (int b = 0; b < buckets; b++) {
+                total = total.add(expected[b].multiply(BigInteger.valueOf(b + 1)));
+            }
+            long[] got = new long[g.affineWidth()];
+            ops.xyzzToAffine(batch.segmentedSum(segments), 0, got, 0);
+            assertArrayEquals(ops.mulAffine(g.generator(), total.mod(r)), got,
+                    g.name() + " buckets=" + buckets + " segments=" + segments + " seed=" + seed);
+        }
+    }
+
     /** A large enough MSM that {@link Msm} takes the batch-affine path, checked by discrete logs. */
     @Test
     void largeMsmTakesTheBatchAffinePath() {

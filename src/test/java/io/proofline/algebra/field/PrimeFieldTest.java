@@ -59,6 +59,57 @@ class PrimeFieldTest {
         }
     }
 
+    /**
+     * Montgomery limbs drawn limb by limb from carry-chain edge values (0, 1, all ones, the modulus's own limbs and
+     * their neighbours), kept when below p: the value-level test above almost never produces such limbs, while the
+     * branch-free carries and the signed top-limb borrow of add/sub/neg/mul are decided exactly by them.
+     */
+    @ParameterizedTest
+    @MethodSource("fields")
+    void limbEdgePatternsMatchBigInteger(PrimeField f) {
+        long seed = System.nanoTime();
+        SplittableRandom rnd = new SplittableRandom(seed);
+        BigInteger p = f.modulus();
+        long[] pl = f.modulusLimbs();
+        int n = f.limbs();
+        for (int i = 0; i < ROUNDS; i++) {
+            long[] a = edgeLimbs(pl, rnd);
+            long[] b = edgeLimbs(pl, rnd);
+            BigInteger x = f.toBigInteger(a), y = f.toBigInteger(b);
+            String ctx = f + " seed=" + seed + " a=" + java.util.Arrays.toString(a) + " b=" + java.util.Arrays.toString(b);
+            assertEquals(x.multiply(y).mod(p), f.toBigInteger(f.mul(a, b)), "mul " + ctx);
+            assertEquals(x.add(y).mod(p), f.toBigInteger(f.add(a, b)), "add " + ctx);
+            assertEquals(x.subtract(y).mod(p), f.toBigInteger(f.sub(a, b)), "sub " + ctx);
+            assertEquals(x.negate().mod(p), f.toBigInteger(f.neg(a)), "neg " + ctx);
+            for (long[] r : new long[][] {f.mul(a, b), f.add(a, b), f.sub(a, b), f.neg(a)}) {
+                assertTrue(f.isReduced(r, 0) && r.length == n, "result not reduced " + ctx);
+            }
+        }
+    }
+
+    static long[] edgeLimbs(long[] pl, SplittableRandom rnd) {
+        int n = pl.length;
+        long[] a = new long[n];
+        BigInteger p = PrimeField.limbsToBigInteger(pl, 0, n);
+        do {
+            for (int j = 0; j < n; j++) {
+                a[j] = switch (rnd.nextInt(7)) {
+                    case 0 -> 0;
+                    case 1 -> 1;
+                    case 2 -> -1;
+                    case 3 -> pl[j];
+                    case 4 -> pl[j] - 1;
+                    case 5 -> pl[j] + 1;
+                    default -> rnd.nextLong();
+                };
+            }
+            if (rnd.nextInt(4) == 0) {
+                a[n - 1] = pl[n - 1] - rnd.nextInt(2);
+            }
+        } while (PrimeField.limbsToBigInteger(a, 0, n).compareTo(p) >= 0);
+        return a;
+    }
+
     @ParameterizedTest
     @MethodSource("fields")
     void outputMayAliasInputs(PrimeField f) {

@@ -53,6 +53,33 @@ class QuadraticFieldTest {
         }
     }
 
+    /**
+     * Multiplication with coefficients whose Montgomery limbs are carry-chain edge values (0, p − 1, all-ones limbs):
+     * the lazy reduction's wide subtractions, the p·R correction of a negative c0 and the reductions are decided by them.
+     */
+    @ParameterizedTest
+    @MethodSource("baseFields")
+    void mulMatchesReferenceOnLimbEdgeValues(PrimeField fp) {
+        long seed = System.nanoTime();
+        SplittableRandom rnd = new SplittableRandom(seed);
+        QuadraticField f2 = new QuadraticField(fp);
+        BigInteger p = fp.modulus();
+        long[] pl = fp.modulusLimbs();
+        int n = fp.limbs();
+        for (int i = 0; i < 2_000; i++) {
+            long[] a = concat(PrimeFieldTest.edgeLimbs(pl, rnd), PrimeFieldTest.edgeLimbs(pl, rnd));
+            long[] b = concat(PrimeFieldTest.edgeLimbs(pl, rnd), PrimeFieldTest.edgeLimbs(pl, rnd));
+            BigInteger a0 = fp.toBigInteger(a, 0), a1 = fp.toBigInteger(a, n);
+            BigInteger b0 = fp.toBigInteger(b, 0), b1 = fp.toBigInteger(b, n);
+            long[] r = new long[2 * n];
+            f2.mul(a, 0, b, 0, r, 0);
+            String ctx = fp + " seed=" + seed + " a=" + java.util.Arrays.toString(a) + " b=" + java.util.Arrays.toString(b);
+            assertEquals(a0.multiply(b0).subtract(a1.multiply(b1)).mod(p), fp.toBigInteger(r, 0), "mul.c0 " + ctx);
+            assertEquals(a0.multiply(b1).add(a1.multiply(b0)).mod(p), fp.toBigInteger(r, n), "mul.c1 " + ctx);
+            org.junit.jupiter.api.Assertions.assertTrue(fp.isReduced(r, 0) && fp.isReduced(r, n), "not reduced " + ctx);
+        }
+    }
+
     private static long[] concat(long[] x, long[] y) {
         long[] r = new long[x.length + y.length];
         System.arraycopy(x, 0, r, 0, x.length);
