@@ -27,13 +27,13 @@ public final class GpuMsm implements AutoCloseable {
     public static final String TREE_GROUP_PROPERTY = "proofline.gpu.msm.tree-group";
     public static final String SPLIT_PROPERTY = "proofline.gpu.msm.split";
     public static final String PER_TASK_PROPERTY = "proofline.gpu.msm.per-task";
-    private static final int CHUNK = Integer.getInteger(CHUNK_PROPERTY, 32);
+    private static final int CHUNK = Integer.getInteger(CHUNK_PROPERTY, 8);
     private static final int SEGMENT = Integer.getInteger(SEGMENT_PROPERTY, 16);
     private static final int TREE_GROUP = Integer.getInteger(TREE_GROUP_PROPERTY, 8);
     /** {@code tasks}: a thread per bucket of at most PER_TASK pairs, more for larger ones; {@code chunks}: equal
      *  chunks of the sorted pairs whatever the buckets. */
     private static final boolean CHUNKS = "chunks".equals(System.getProperty(SPLIT_PROPERTY, "tasks"));
-    private static final int PER_TASK = Integer.getInteger(PER_TASK_PROPERTY, 64);
+    private static final int PER_TASK = Integer.getInteger(PER_TASK_PROPERTY, 128);
     /** Points with scalar 1 summed per thread before the tree of partial sums. */
     private static final int ONES_PER_THREAD = 32;
 
