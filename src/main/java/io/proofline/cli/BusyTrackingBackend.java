@@ -3,12 +3,12 @@ package io.proofline.cli;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
+import io.proofline.snark.prover.DeviceUsage;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.Synthesized;
 
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * A device's backend as {@code bench pipeline} sees it: delegates everything, and measures the device's busy time —
@@ -58,8 +58,8 @@ final class BusyTrackingBackend implements ProverBackend {
     }
 
     @Override
-    public OptionalLong deviceBytesInUse() {
-        return delegate.deviceBytesInUse();
+    public Optional<DeviceUsage> deviceUsage() {
+        return delegate.deviceUsage();
     }
 
     @Override

@@ -5,7 +5,6 @@ import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
 
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * A Groth16 prover split the way the pipeline drives it (DESIGN §2, §4): {@link #proveStart} does the heavy,
@@ -57,11 +56,6 @@ public interface ProverBackend {
         return 1;
     }
 
-    /** Device memory this instance holds now (resident keys, working buffers); empty for host-only backends. */
-    default OptionalLong deviceBytesInUse() {
-        return deviceUsage().map(u -> OptionalLong.of(u.residentKeyBytes() + u.scratchBytes()))
-                .orElse(OptionalLong.empty());
-    }
 
     /**
      * Computes H from {@code abc} (overwriting it: the caller may free it as soon as this returns) and the G1 MSMs:
