@@ -55,5 +55,21 @@ extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THRE
     proofline::msm::task_map(task_offsets, task_counts, buckets, task_bucket);
 }
 
+extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)
+    proofline_msm_task_size_histogram(const uint32_t* offsets, const uint32_t* counts, const uint32_t* task_offsets,
+                                      const uint32_t* task_counts, const uint32_t* task_bucket, uint32_t buckets,
+                                      uint32_t per_task, uint32_t* size_counts) {
+    proofline::msm::task_size_histogram(offsets, counts, task_offsets, task_counts, task_bucket, buckets, per_task,
+                                        size_counts);
+}
+
+extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)
+    proofline_msm_task_size_scatter(const uint32_t* offsets, const uint32_t* counts, const uint32_t* task_offsets,
+                                    const uint32_t* task_counts, const uint32_t* task_bucket, uint32_t buckets,
+                                    uint32_t per_task, uint32_t* size_cursor, uint32_t* task_order) {
+    proofline::msm::task_size_scatter(offsets, counts, task_offsets, task_counts, task_bucket, buckets, per_task,
+                                      size_cursor, task_order);
+}
+
 #include "curves/bn254.cu"
 #include "curves/bls12_381.cu"

@@ -54,6 +54,18 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
         proofline::field_mul_chain(x, n, iters);                                                                 \
     }
 
+/** Level 0 of the bucket sums by tasks, with (Prefetch = true) or without the next point loaded ahead. */
+#define PROOFLINE_ACCUMULATE_TASKS(name, Prefetch, Affine, Xyzz)                                                 \
+    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
+        name(const Affine* points, const uint32_t* pairs, const uint32_t* offsets, const uint32_t* counts,       \
+             const uint32_t* task_offsets, const uint32_t* task_counts, const uint32_t* task_bucket,             \
+             const uint32_t* task_order, uint32_t ordered, uint32_t buckets, uint32_t per_task,                  \
+             Xyzz* bucket_sums, Xyzz* partials, uint32_t* partial_keys) {                                        \
+        proofline::msm::accumulate_tasks<Prefetch>(points, pairs, offsets, counts, task_offsets, task_counts,    \
+                                                   task_bucket, task_order, ordered, buckets, per_task,          \
+                                                   bucket_sums, partials, partial_keys);                         \
+    }
+
 /** The MSM kernels of one group (G1 over Fq, G2 over Fq2): <prefix>_accumulate_chunks, _combine_heads, ... */
 #define PROOFLINE_GROUP_KERNELS(prefix, Affine, Xyzz)                                                           \
     extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
@@ -63,14 +75,8 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
         proofline::msm::accumulate_chunks(points, pairs, keys, offsets, counts, buckets, chunk, bucket_sums,     \
                                           head_sums, head_keys);                                                 \
     }                                                                                                            \
-    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
-        prefix##_accumulate_tasks(const Affine* points, const uint32_t* pairs, const uint32_t* offsets,          \
-                                  const uint32_t* counts, const uint32_t* task_offsets,                          \
-                                  const uint32_t* task_counts, const uint32_t* task_bucket, uint32_t buckets,    \
-                                  uint32_t per_task, Xyzz* bucket_sums, Xyzz* partials, uint32_t* partial_keys) { \
-        proofline::msm::accumulate_tasks(points, pairs, offsets, counts, task_offsets, task_counts, task_bucket,  \
-                                         buckets, per_task, bucket_sums, partials, partial_keys);                \
-    }                                                                                                            \
+    PROOFLINE_ACCUMULATE_TASKS(prefix##_accumulate_tasks, true, Affine, Xyzz)                                    \
+    PROOFLINE_ACCUMULATE_TASKS(prefix##_accumulate_tasks_plain, false, Affine, Xyzz)                             \
     extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
         prefix##_combine_heads(const Xyzz* in_sums, const uint32_t* in_keys, const uint32_t* offsets,            \
                                const uint32_t* counts, uint32_t buckets, uint64_t span, uint32_t chunk,          \
@@ -81,6 +87,11 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
     extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
         prefix##_segments(const Xyzz* buckets, uint32_t windows, uint32_t c, uint32_t seg_len, Xyzz* out) {      \
         proofline::msm::segments(buckets, windows, c, seg_len, out);                                             \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
+        prefix##_reduce_level(const Xyzz* s_in, const Xyzz* u_in, uint32_t windows, uint32_t entries,            \
+                              uint32_t len, uint32_t first, uint32_t scale, Xyzz* s_out, Xyzz* u_out) {          \
+        proofline::msm::reduce_level(s_in, u_in, windows, entries, len, first, scale, s_out, u_out);             \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
         prefix##_sum_groups(const Xyzz* in, size_t count, uint32_t group, Xyzz* out) {                           \

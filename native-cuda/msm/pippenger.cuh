@@ -16,12 +16,17 @@
 //               scalars is 2^18/chunk threads, not one). A run of a bucket that starts in the chunk is written
 //               to its bucket; the run continuing from the previous chunk becomes the chunk's "head" partial.
 //   (or, the default: task_counts, scan, task_map, accumulate_tasks — a thread per bucket as long as the bucket
-//   has at most per_task pairs, several threads for larger ones, whose partial sums go to combine_heads)
+//   has at most per_task pairs, several threads for larger ones, whose partial sums go to combine_heads; the
+//   tasks are first ordered by size, largest first — task_size_histogram, scan, task_size_scatter — so that the
+//   32 threads of a warp add about as many points each and none waits for the warp's largest bucket)
 //   combine_heads (levels 1, 2, ... until one chunk holds a level)
 //               the heads, again in chunks: a bucket's heads are consecutive, so the same rule applies; the
 //               run that starts in a chunk is added to its bucket, the continued one is passed up a level
-//   segments    per window, runs of L buckets: T = Σ k'·B_k' by a running sum from the top and
-//               S = Σ B_k'; the segment j contributes T + (j·L)·S to Σ_v v·B_v
+//   reduce_level (the default bucket reduction, levels until one entry per window)
+//               per window, runs of L entries: S' = Σ S_k and T' = Σ k·S_k by a running sum from the top, so
+//               that Σ_j j·S_j = Σ_m T'_m + L·Σ_m m·S'_m — the same problem L times smaller, solved by the next
+//               level; the weighted parts T' ride along, scaled by the levels' L's, in U
+//   (or segments: runs of L buckets, each adding (j·L)·S by double-and-add, then sum_groups trees)
 //   sum_groups  adds consecutive groups of points (segments → windows; partial sums of the ones)
 //   ones        partial sums of the points whose scalar is exactly 1 (witness 0/1 values skip Pippenger)
 // and the host finishes with Horner over the windows, Σ_w 2^(c·w)·window_w, plus the ones (XyzzHorner.java:
@@ -171,33 +176,126 @@ __device__ __forceinline__ void task_map(const uint32_t* task_offsets, const uin
     for (uint32_t j = 0; j < n; j++) task_bucket[first + j] = uint32_t(b);
 }
 
+/** The pairs [begin, end) of task i (bucket b's j-th run of at most per_task pairs). */
+struct task_range {
+    uint32_t bucket, begin, end;
+
+    __device__ __forceinline__ static task_range of(uint32_t i, const uint32_t* offsets, const uint32_t* counts,
+                                                    const uint32_t* task_offsets, const uint32_t* task_bucket,
+                                                    uint32_t per_task) {
+        const uint32_t b = task_bucket[i];
+        const uint32_t bucket_end = offsets[b] + counts[b];
+        const uint32_t begin = offsets[b] + (i - task_offsets[b]) * per_task;
+        return task_range{b, begin, begin + per_task < bucket_end ? begin + per_task : bucket_end};
+    }
+};
+
+/** Most pairs a task may hold when tasks are ordered by size (one shared-memory counter per size). */
+constexpr uint32_t MAX_ORDERED_PER_TASK = 1024;
+
 /**
- * Level 0 of the bucket sums, by tasks: task i adds at most per_task pairs of one bucket. A bucket of one task (all
- * of them when the scalars are uniform: the tasks are then the buckets, in order, so a warp reads 32 neighbouring
- * buckets' pairs) is stored as is; the tasks of a larger bucket store partial sums, keyed by the bucket, which
+ * size_counts[per_task − size] += number of tasks of that size (sizes 1..per_task, so bin 0 holds the largest).
+ * Counted per block in shared memory first: a few hundred thousand tasks fall into a few dozen sizes, and global
+ * atomics on so few addresses would serialize.
+ */
+__device__ __forceinline__ void task_size_histogram(const uint32_t* offsets, const uint32_t* counts,
+                                                    const uint32_t* task_offsets, const uint32_t* task_counts,
+                                                    const uint32_t* task_bucket, uint32_t buckets, uint32_t per_task,
+                                                    uint32_t* size_counts) {
+    __shared__ uint32_t local[MAX_ORDERED_PER_TASK];
+    for (uint32_t k = threadIdx.x; k < per_task; k += blockDim.x) local[k] = 0;
+    __syncthreads();
+    const size_t i = global_thread();
+    if (i < pair_total(task_offsets, task_counts, buckets)) {
+        const task_range r = task_range::of(uint32_t(i), offsets, counts, task_offsets, task_bucket, per_task);
+        atomicAdd(local + (per_task - (r.end - r.begin)), 1u);
+    }
+    __syncthreads();
+    for (uint32_t k = threadIdx.x; k < per_task; k += blockDim.x) {
+        if (local[k] != 0) atomicAdd(size_counts + k, local[k]);
+    }
+}
+
+/**
+ * task_order[size_cursor[bin] + rank] = i, where bin = per_task − size of task i: the tasks sorted by size, largest
+ * first (size_cursor starts as the exclusive scan of size_counts). A block ranks its tasks in shared memory and then
+ * takes one range per size with a single global atomic.
+ */
+__device__ __forceinline__ void task_size_scatter(const uint32_t* offsets, const uint32_t* counts,
+                                                  const uint32_t* task_offsets, const uint32_t* task_counts,
+                                                  const uint32_t* task_bucket, uint32_t buckets, uint32_t per_task,
+                                                  uint32_t* size_cursor, uint32_t* task_order) {
+    __shared__ uint32_t local[MAX_ORDERED_PER_TASK];
+    for (uint32_t k = threadIdx.x; k < per_task; k += blockDim.x) local[k] = 0;
+    __syncthreads();
+    const size_t i = global_thread();
+    const bool valid = i < pair_total(task_offsets, task_counts, buckets);
+    uint32_t bin = 0, rank = 0;
+    if (valid) {
+        const task_range r = task_range::of(uint32_t(i), offsets, counts, task_offsets, task_bucket, per_task);
+        bin = per_task - (r.end - r.begin);
+        rank = atomicAdd(local + bin, 1u);
+    }
+    __syncthreads();
+    for (uint32_t k = threadIdx.x; k < per_task; k += blockDim.x) {
+        if (local[k] != 0) local[k] = atomicAdd(size_cursor + k, local[k]);  // the block's base for size k
+    }
+    __syncthreads();
+    if (valid) task_order[local[bin] + rank] = uint32_t(i);
+}
+
+/**
+ * Adds the pairs [begin, end) into acc. With Prefetch, the next pair's point is loaded while the current one is added
+ * (its global-memory latency hidden behind ~10 multiplications, at the cost of a second point's registers).
+ */
+template <bool Prefetch, class Affine, class Xyzz>
+__device__ __forceinline__ void add_pairs(const Affine* points, const uint32_t* pairs, uint32_t begin, uint32_t end,
+                                          Xyzz& acc) {
+    if (!Prefetch) {
+        for (uint32_t at = begin; at < end; at++) {
+            const uint32_t pair = pairs[at];
+            Affine p = Affine::load(points, pair & ~SIGN_BIT);
+            if ((pair & SIGN_BIT) && !p.is_infinity()) p.y = p.y.neg();
+            acc.add_affine(p);
+        }
+        return;
+    }
+    if (begin >= end) return;
+    uint32_t pair = pairs[begin];
+    Affine p = Affine::load(points, pair & ~SIGN_BIT);
+    for (uint32_t at = begin; at < end; at++) {
+        const bool negative = (pair & SIGN_BIT) != 0;
+        Affine q = p;
+        if (at + 1 < end) {
+            pair = pairs[at + 1];
+            p = Affine::load(points, pair & ~SIGN_BIT);
+        }
+        if (negative && !q.is_infinity()) q.y = q.y.neg();
+        acc.add_affine(q);
+    }
+}
+
+/**
+ * Level 0 of the bucket sums, by tasks: task i adds at most per_task pairs of one bucket. With task_order, thread t
+ * takes task task_order[t] (the tasks by size, largest first), else task t. A bucket of one task (all of them when the
+ * scalars are uniform) is stored as is; the tasks of a larger bucket store partial sums, keyed by the bucket, which
  * combine_heads adds into the bucket (zeroed by the host) level by level.
  */
-template <class Affine, class Xyzz>
+template <bool Prefetch, class Affine, class Xyzz>
 __device__ __forceinline__ void accumulate_tasks(const Affine* points, const uint32_t* pairs, const uint32_t* offsets,
                                                  const uint32_t* counts, const uint32_t* task_offsets,
                                                  const uint32_t* task_counts, const uint32_t* task_bucket,
-                                                 uint32_t buckets, uint32_t per_task, Xyzz* bucket_sums,
-                                                 Xyzz* partials, uint32_t* partial_keys) {
+                                                 const uint32_t* task_order, uint32_t ordered, uint32_t buckets,
+                                                 uint32_t per_task, Xyzz* bucket_sums, Xyzz* partials,
+                                                 uint32_t* partial_keys) {
     const size_t tasks = pair_total(task_offsets, task_counts, buckets);
-    const size_t i = global_thread();
-    if (i >= tasks) return;
-    const uint32_t b = task_bucket[i];
-    const uint32_t j = uint32_t(i) - task_offsets[b];
-    const uint32_t bucket_end = offsets[b] + counts[b];
-    const uint32_t begin = offsets[b] + j * per_task;
-    const uint32_t end = begin + per_task < bucket_end ? begin + per_task : bucket_end;
+    const size_t t = global_thread();
+    if (t >= tasks) return;
+    const uint32_t i = ordered ? task_order[t] : uint32_t(t);
+    const task_range r = task_range::of(i, offsets, counts, task_offsets, task_bucket, per_task);
+    const uint32_t b = r.bucket;
     Xyzz acc = Xyzz::infinity();
-    for (uint32_t at = begin; at < end; at++) {
-        const uint32_t pair = pairs[at];
-        Affine p = Affine::load(points, pair & ~SIGN_BIT);
-        if ((pair & SIGN_BIT) && !p.is_infinity()) p.y = p.y.neg();
-        acc.add_affine(p);
-    }
+    add_pairs<Prefetch>(points, pairs, r.begin, r.end, acc);
     if (task_counts[b] == 1) {
         acc.store(bucket_sums, b);
         partial_keys[i] = NO_KEY;
@@ -269,6 +367,35 @@ __device__ __forceinline__ void segments(const Xyzz* buckets, uint32_t windows, 
     }
     total.add(running.mul_small(j * seg_len));
     total.store(out, id);
+}
+
+/**
+ * One level of the bucket reduction R_w = Σ_v v·B_v of every window. Each window has `entries` entries S_e (level 1:
+ * the buckets, B_v at e = v − 1; a power of two), and R_w = Σ_e U_e + 2^scale·Σ_e weight(e)·S_e, where weight(e) =
+ * e + 1 on the first level (bucket values) and e above it. Thread (w, m) takes the run e = m·len + k, k < len, and
+ * writes S'_m = Σ_k S_e, U'_m = Σ_k U_e + 2^scale·Σ_k weight(k)·S_e — since weight(e) = weight(k) + m·len, that
+ * leaves R_w = Σ_m U'_m + 2^(scale + log2 len)·Σ_m m·S'_m, the next level's problem. With one entry left per window,
+ * R_w = U'_0. Σ_k weight(k)·S_e is a running sum from the top: len − 1 or len additions, no scalar multiplication;
+ * the first level has no U (u_in unused).
+ */
+template <class Xyzz>
+__device__ __forceinline__ void reduce_level(const Xyzz* s_in, const Xyzz* u_in, uint32_t windows, uint32_t entries,
+                                             uint32_t len, uint32_t first, uint32_t scale, Xyzz* s_out, Xyzz* u_out) {
+    const uint32_t runs = entries / len;
+    const size_t id = global_thread();
+    if (id >= size_t(windows) * runs) return;
+    const size_t base = (id / runs) * entries + (id % runs) * len;
+    Xyzz running = Xyzz::infinity(), weighted = Xyzz::infinity();
+    for (int k = int(len) - 1; k >= 0; k--) {
+        running.add(Xyzz::load(s_in, base + k));
+        if (first || k > 0) weighted.add(running);
+    }
+    for (uint32_t d = 0; d < scale; d++) weighted = weighted.dbl();
+    if (!first) {
+        for (uint32_t k = 0; k < len; k++) weighted.add(Xyzz::load(u_in, base + k));
+    }
+    running.store(s_out, id);
+    weighted.store(u_out, id);
 }
 
 /** out[g] = Σ in[g·group .. g·group + group) (clipped at count). */

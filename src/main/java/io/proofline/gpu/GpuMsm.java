@@ -14,9 +14,13 @@ import io.proofline.algebra.field.FieldOps;
  *
  * <p>Shape knobs (system properties, read once; the defaults are the measured best, docs/gpu-notes.md):
  * {@value #SPLIT_PROPERTY} ({@code tasks}: a thread per bucket, several for buckets of over {@value #PER_TASK_PROPERTY}
- * pairs; {@code chunks}: equal chunks of {@value #CHUNK_PROPERTY} pairs), {@value #CHUNK_PROPERTY} entries per thread
- * in the levels that add split buckets' partial sums, {@value #SEGMENT_PROPERTY} buckets per thread in
- * the bucket reduction, {@value #TREE_GROUP_PROPERTY} points per thread in each level of the partial-sum trees.
+ * pairs; {@code chunks}: equal chunks of {@value #CHUNK_PROPERTY} pairs), {@value #ORDER_PROPERTY} ({@code size}: the
+ * tasks ordered by size, largest first, so that a warp's threads add about as many points; {@code none}),
+ * {@value #PREFETCH_PROPERTY} (load the next point while adding the current one), {@value #CHUNK_PROPERTY} entries per
+ * thread in the levels that add split buckets' partial sums, {@value #REDUCE_PROPERTY} ({@code levels}: the bucket
+ * reduction by levels of {@value #SEGMENT_PROPERTY} entries, no scalar multiplications; {@code segments}: segments of
+ * {@value #SEGMENT_PROPERTY} buckets, each scaled by double-and-add, then trees), {@value #TREE_GROUP_PROPERTY} points
+ * per thread in each level of the partial-sum trees.
  */
 public final class GpuMsm implements AutoCloseable {
 
@@ -27,6 +31,9 @@ public final class GpuMsm implements AutoCloseable {
     public static final String TREE_GROUP_PROPERTY = "proofline.gpu.msm.tree-group";
     public static final String SPLIT_PROPERTY = "proofline.gpu.msm.split";
     public static final String PER_TASK_PROPERTY = "proofline.gpu.msm.per-task";
+    public static final String ORDER_PROPERTY = "proofline.gpu.msm.order";
+    public static final String PREFETCH_PROPERTY = "proofline.gpu.msm.prefetch";
+    public static final String REDUCE_PROPERTY = "proofline.gpu.msm.reduce";
     private static final int CHUNK = Integer.getInteger(CHUNK_PROPERTY, 8);
     private static final int SEGMENT = Integer.getInteger(SEGMENT_PROPERTY, 16);
     private static final int TREE_GROUP = Integer.getInteger(TREE_GROUP_PROPERTY, 8);
@@ -34,6 +41,11 @@ public final class GpuMsm implements AutoCloseable {
      *  chunks of the sorted pairs whatever the buckets. */
     private static final boolean CHUNKS = "chunks".equals(System.getProperty(SPLIT_PROPERTY, "tasks"));
     private static final int PER_TASK = Integer.getInteger(PER_TASK_PROPERTY, 128);
+    private static final boolean ORDERED = !"none".equals(System.getProperty(ORDER_PROPERTY, "size"));
+    private static final boolean PREFETCH = Boolean.parseBoolean(System.getProperty(PREFETCH_PROPERTY, "true"));
+    private static final boolean LEVELS = !"segments".equals(System.getProperty(REDUCE_PROPERTY, "levels"));
+    /** The most pairs per task that the ordering by size handles (pippenger.cuh: MAX_ORDERED_PER_TASK). */
+    private static final int MAX_ORDERED_PER_TASK = 1024;
     /** Points with scalar 1 summed per thread before the tree of partial sums. */
     private static final int ONES_PER_THREAD = 32;
 
@@ -66,8 +78,15 @@ public final class GpuMsm implements AutoCloseable {
     private final DeviceBuffer taskCounts;
     private final DeviceBuffer taskOffsets;
     private final DeviceBuffer taskBucket;
+    /** The tasks by size (largest first): per-size counts, their scan as cursors, and the order itself. */
+    private final DeviceBuffer sizeCounts;
+    private final DeviceBuffer sizeCursor;
+    private final DeviceBuffer taskOrder;
+    /** The bucket reduction: segment partial sums (segments), or one level's S and U (levels; U in the tree B pair). */
     private final DeviceBuffer treeA;
     private final DeviceBuffer treeB;
+    private final DeviceBuffer levelUA;
+    private final DeviceBuffer levelUB;
     private final DeviceBuffer onesA;
     private final DeviceBuffer onesB;
     private final DeviceBuffer result;
@@ -100,6 +119,10 @@ public final class GpuMsm implements AutoCloseable {
                         + ", segment " + SEGMENT + ", tree group " + TREE_GROUP + ", per task " + PER_TASK);
             }
         }
+        if (ORDERED && !CHUNKS && PER_TASK > MAX_ORDERED_PER_TASK) {
+            throw new IllegalArgumentException("ordering tasks by size allows at most " + MAX_ORDERED_PER_TASK
+                    + " pairs per task, not " + PER_TASK + " (or set " + ORDER_PROPERTY + "=none)");
+        }
         this.module = module;
         this.group = group;
         this.n = n;
@@ -129,8 +152,17 @@ public final class GpuMsm implements AutoCloseable {
         this.taskCounts = DeviceBuffer.allocate(CHUNKS ? 4 : 4L * buckets);
         this.taskOffsets = DeviceBuffer.allocate(CHUNKS ? 4 : 4L * buckets);
         this.taskBucket = DeviceBuffer.allocate(CHUNKS ? 4 : 4L * levelEntries);
+        boolean ordering = ORDERED && !CHUNKS;
+        this.sizeCounts = DeviceBuffer.allocate(ordering ? 4L * PER_TASK : 4);
+        this.sizeCursor = DeviceBuffer.allocate(ordering ? 4L * PER_TASK : 4);
+        this.taskOrder = DeviceBuffer.allocate(ordering ? 4L * levelEntries : 4);
+        // Levels: level 1 writes windows·(2^(c−1)/L) entries into the A pair, level 2 L times fewer into the B pair,
+        // level 3 into A again, and so on.
+        long levelTwo = (long) windows * Math.max(1, segmentsPerWindow / segmentLength);
         this.treeA = DeviceBuffer.allocate(xyzz * windows * segmentsPerWindow);
-        this.treeB = DeviceBuffer.allocate(xyzz * windows * segmentsPerWindow);
+        this.treeB = DeviceBuffer.allocate(xyzz * (LEVELS ? levelTwo : (long) windows * segmentsPerWindow));
+        this.levelUA = DeviceBuffer.allocate(LEVELS ? xyzz * windows * segmentsPerWindow : 4);
+        this.levelUB = DeviceBuffer.allocate(LEVELS ? xyzz * levelTwo : 4);
         this.onesA = DeviceBuffer.allocate(xyzz * onesPartials);
         this.onesB = DeviceBuffer.allocate(xyzz * onesPartials);
         this.result = DeviceBuffer.allocate(xyzz * (windows + 1));
@@ -215,9 +247,14 @@ public final class GpuMsm implements AutoCloseable {
                     (long) buckets);
             module.launch("proofline_msm_task_map", KernelModule.blocksFor(buckets, ew), ew, stream, taskOffsets,
                     taskCounts, buckets, taskBucket);
-            module.launch(group.kernel("accumulate_tasks"), KernelModule.blocksFor(levelEntries, pt), pt, stream,
-                    points, pairs, offsets, counts, taskOffsets, taskCounts, taskBucket, buckets, PER_TASK,
-                    bucketSums, levelSums, levelKeys);
+            if (ORDERED) {
+                orderTasksBySize(stream);
+            }
+            times.mark("tasks", stream);
+            module.launch(group.kernel(PREFETCH ? "accumulate_tasks" : "accumulate_tasks_plain"),
+                    KernelModule.blocksFor(levelEntries, pt), pt, stream, points, pairs, offsets, counts, taskOffsets,
+                    taskCounts, taskBucket, taskOrder, ORDERED ? 1 : 0, buckets, PER_TASK, bucketSums, levelSums,
+                    levelKeys);
             totalOffsets = taskOffsets;
             totalCounts = taskCounts;
             span = 1;
@@ -243,13 +280,18 @@ public final class GpuMsm implements AutoCloseable {
             outKeys = k;
         }
         times.mark("heads", stream);
-        // 3. Bucket reduction Σ v·B_v per window: segments, then trees of partial sums down to one per window.
-        long segments = (long) windows * segmentsPerWindow;
-        module.launch(group.kernel("segments"), KernelModule.blocksFor(segments, pt), pt, stream, bucketSums,
-                windows, c, segmentLength, treeA);
-        times.mark("segments", stream);
-        DeviceBuffer windowSums = reduceTree(treeA, treeB, segments, segmentsPerWindow, stream);
-        times.mark("window trees", stream);
+        // 3. Bucket reduction Σ v·B_v per window: by levels, or segments and then trees down to one per window.
+        DeviceBuffer windowSums;
+        if (LEVELS) {
+            windowSums = reduceByLevels(stream, times);
+        } else {
+            long segments = (long) windows * segmentsPerWindow;
+            module.launch(group.kernel("segments"), KernelModule.blocksFor(segments, pt), pt, stream, bucketSums,
+                    windows, c, segmentLength, treeA);
+            times.mark("segments", stream);
+            windowSums = reduceTree(treeA, treeB, segments, segmentsPerWindow, stream);
+            times.mark("window trees", stream);
+        }
         // 4. The points with scalar 1.
         module.launch(group.kernel("ones"), KernelModule.blocksFor(onesPartials, pt), pt, stream, points, scalars,
                 nn, ONES_PER_THREAD, onesA);
@@ -327,10 +369,61 @@ public final class GpuMsm implements AutoCloseable {
         return in;
     }
 
+    /**
+     * task_order = the tasks sorted by size, largest first: a histogram of the sizes, its exclusive scan as cursors,
+     * and a scatter (native-cuda/msm/pippenger.cuh, task_size_histogram and task_size_scatter).
+     */
+    private void orderTasksBySize(GpuStream stream) {
+        Tunables t = module.tunables();
+        int ew = t.elementwiseThreads();
+        long grid = KernelModule.blocksFor(levelEntries, ew);
+        sizeCounts.zeroAsync(sizeCounts.bytes(), stream);
+        module.launch("proofline_msm_task_size_histogram", grid, ew, stream, offsets, counts, taskOffsets, taskCounts,
+                taskBucket, buckets, PER_TASK, sizeCounts);
+        long bins = PER_TASK;
+        long binBlocks = KernelModule.blocksFor(bins, t.scanThreads());
+        module.launch("proofline_scan_blocks", binBlocks, t.scanThreads(), stream, sizeCounts, sizeCursor, scanTotals,
+                bins);
+        module.launch("proofline_scan_totals", 1, t.scanThreads(), stream, scanTotals, (int) binBlocks);
+        module.launch("proofline_scan_add", binBlocks, t.scanThreads(), stream, sizeCursor, scanTotals, bins);
+        module.launch("proofline_msm_task_size_scatter", grid, ew, stream, offsets, counts, taskOffsets, taskCounts,
+                taskBucket, buckets, PER_TASK, sizeCursor, taskOrder);
+    }
+
+    /**
+     * R_w = Σ_v v·B_v for every window by levels of {@link #segmentLength} entries (reduce_level): level 1 turns the
+     * 2^(c−1) buckets of a window into 2^(c−1)/L pairs (S, U), each level above divides the count by L, until one
+     * entry per window is left, whose U is R_w. Returns the buffer holding the windows' R_w in order.
+     */
+    private DeviceBuffer reduceByLevels(GpuStream stream, StageTimes times) {
+        int pt = module.tunables().pointThreads();
+        DeviceBuffer sIn = bucketSums;
+        DeviceBuffer uIn = bucketSums;
+        DeviceBuffer[] sOut = {treeA, treeB};
+        DeviceBuffer[] uOut = {levelUA, levelUB};
+        int entries = bucketsPerWindow;
+        int scale = 0;
+        for (int level = 0; entries > 1 || level == 0; level++) {
+            int len = Math.min(segmentLength, entries);
+            long threads = (long) windows * (entries / len);
+            module.launch(group.kernel("reduce_level"), KernelModule.blocksFor(threads, pt), pt, stream, sIn, uIn,
+                    windows, entries, len, level == 0 ? 1 : 0, scale, sOut[level & 1], uOut[level & 1]);
+            if (level == 0) {
+                times.mark("segments", stream);
+            }
+            sIn = sOut[level & 1];
+            uIn = uOut[level & 1];
+            entries /= len;
+            scale += Integer.numberOfTrailingZeros(len);
+        }
+        times.mark("window trees", stream);
+        return uIn;
+    }
+
     private DeviceBuffer[] buffers() {
         return new DeviceBuffer[] {counts, offsets, cursor, scanTotals, pairs, pairKeys, bucketSums, levelSums,
-                levelKeys, spareSums, spareKeys, taskCounts, taskOffsets, taskBucket, treeA, treeB, onesA, onesB,
-                result};
+                levelKeys, spareSums, spareKeys, taskCounts, taskOffsets, taskBucket, sizeCounts, sizeCursor,
+                taskOrder, treeA, treeB, levelUA, levelUB, onesA, onesB, result};
     }
 
     @Override

@@ -6,6 +6,7 @@ import jcuda.driver.CUevent_flags;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import static io.proofline.gpu.CudaException.check;
@@ -57,6 +58,14 @@ public class StageTimes implements AutoCloseable {
             out.merge(names.get(i), (double) ms[0], Double::sum);
         }
         return out;
+    }
+
+    /** "stage ms stage ms ..." (three decimals), in order: the one-line stage split that the benchmarks print. */
+    public String summary() {
+        StringBuilder line = new StringBuilder();
+        millis().forEach((k, v) -> line.append(line.isEmpty() ? "" : " ").append(String.format(Locale.ROOT,
+                "%s %.3f", k, v)));
+        return line.toString();
     }
 
     @Override

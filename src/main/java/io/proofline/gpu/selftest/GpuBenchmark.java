@@ -10,6 +10,7 @@ import io.proofline.gpu.GpuProverBackend;
 import io.proofline.gpu.GpuStream;
 import io.proofline.gpu.GpuTimer;
 import io.proofline.gpu.KernelModule;
+import io.proofline.gpu.StageTimes;
 import io.proofline.gpu.DeviceBuffer;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.SnarkCurve;
@@ -166,11 +167,17 @@ public final class GpuBenchmark {
                 host[i] = millisSince(s);
             }
             Arrays.sort(host);
+            String stages;
+            try (StageTimes times = new StageTimes()) {
+                msm.enqueue(in.points(), in.scalars(), stream, times);
+                stages = times.summary();
+            }
             PerformanceBounds.MsmBound bound = PerformanceBounds.msm(curve, n);
             row("msm", curve, log, device, ProofTiming.median(host), bound.batchAffineMs(), bound.xyzzMs(),
                     PerformanceBounds.icicleMsm(curve, n), String.format(Locale.ROOT,
-                            "%s; c=%d; host column: run() incl. copy-out + Horner; inputs %.1f s",
-                            ok ? "result = (Σ s·k)·G" : "RESULT WRONG", msm.windowBits(), setupS));
+                            "%s; c=%d; host column: run() incl. copy-out + Horner; inputs %.1f s; stages (one run, ms):"
+                                    + " %s", ok ? "result = (Σ s·k)·G" : "RESULT WRONG", msm.windowBits(), setupS,
+                            stages));
         }
     }
 

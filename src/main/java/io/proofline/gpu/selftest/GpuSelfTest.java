@@ -304,10 +304,8 @@ public final class GpuSelfTest {
                         GpuStream stream) {
         try (StageTimes times = new StageTimes()) {
             msm.enqueue(points, scalars, stream, times);
-            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-10s %-40s %-6s", curve,
-                    group + " msm stages (one run)", sizeName(msm.size())));
-            times.millis().forEach((k, v) -> line.append(String.format(Locale.ROOT, " %s %.3f", k, v)));
-            timing(line.toString());
+            timing(String.format(Locale.ROOT, "%-10s %-40s %-6s %s", curve, group + " msm stages (one run)",
+                    sizeName(msm.size()), times.summary()));
         }
     }
 
