@@ -24,12 +24,12 @@ def lo32(expr):
 
 def mul_body():
     o = []
-    ind = "            "
+    ind = "        "
     for j in range(N):
-        o.append(f"{ind}LongVector b{j} = {lo32(f'LongVector.fromArray(SPECIES, b, {j} * stride + e)')};")
+        o.append(f"{ind}LongVector b{j} = {lo32(f'LongVector.fromArray(SPECIES, b, {j} * stride + be)')};")
     zero = [True] * N
     for i in range(N):
-        o.append(f"{ind}ai = {lo32(f'LongVector.fromArray(SPECIES, a, {i} * stride + e)')};")
+        o.append(f"{ind}ai = {lo32(f'LongVector.fromArray(SPECIES, a, {i} * stride + ae)')};")
         for j in range(N):
             if zero[j]:
                 o.append(f"{ind}t{j} = ai.mul(b{j});")
@@ -54,9 +54,9 @@ def mul_body():
     # (the last step's shift left limb 8 empty: it is only the carry out of limb 7)
     for j in range(N - 2):
         o.append(f"{ind}t{j + 1} = t{j + 1}.add(t{j}.lanewise(VectorOperators.LSHR, {W}));")
-        o.append(f"{ind}t{j}.and(MASK).intoArray(r, {j} * stride + e);")
-    o.append(f"{ind}t{N - 2}.and(MASK).intoArray(r, {N - 2} * stride + e);")
-    o.append(f"{ind}t{N - 2}.lanewise(VectorOperators.LSHR, {W}).intoArray(r, {N - 1} * stride + e);")
+        o.append(f"{ind}t{j}.and(MASK).intoArray(r, {j} * stride + re);")
+    o.append(f"{ind}t{N - 2}.and(MASK).intoArray(r, {N - 2} * stride + re);")
+    o.append(f"{ind}t{N - 2}.lanewise(VectorOperators.LSHR, {W}).intoArray(r, {N - 1} * stride + re);")
     return "\n".join(o)
 
 
@@ -139,13 +139,22 @@ public final class LaneMontgomery {
         if (count % LANES != 0) {
             throw new IllegalArgumentException("count " + count + " is not a multiple of " + LANES);
         }
+        for (int e = from; e < from + count; e += LANES) {
+            mulGroup(a, e, b, e, r, e, stride);
+        }
+    }
+
+    /**
+     * One vector's worth: r = a·b·R'⁻¹ for the {@link #LANES} elements at lane indices {@code ae}, {@code be},
+     * {@code re} (same stride). Lane form times lane form gives lane form; lane form times plain lane form gives
+     * plain lane form ({@link #toPlainLanes}). Every input is read before r is written, so r may overlap a or b.
+     */
+    public void mulGroup(long[] a, int ae, long[] b, int be, long[] r, int re, int stride) {
         LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
         LongVector MASK = LongVector.broadcast(SPECIES, LIMB_MASK);
 @CONSTS@
         LongVector ai, m, c, @TVARS@;
-        for (int e = from; e < from + count; e += LANES) {
 @BODY@
-        }
     }
 
     /**
@@ -162,16 +171,7 @@ public final class LaneMontgomery {
             long y2 = (x2 << SCALE_BITS) | (x1 >>> (64 - SCALE_BITS));
             long y3 = (x3 << SCALE_BITS) | (x2 >>> (64 - SCALE_BITS));
             long y4 = x3 >>> (64 - SCALE_BITS);
-            int d = to + i;
-            dst[d] = y0 & LIMB_MASK;
-            dst[stride + d] = (y0 >>> 29) & LIMB_MASK;
-            dst[2 * stride + d] = ((y0 >>> 58) | (y1 << 6)) & LIMB_MASK;
-            dst[3 * stride + d] = (y1 >>> 23) & LIMB_MASK;
-            dst[4 * stride + d] = ((y1 >>> 52) | (y2 << 12)) & LIMB_MASK;
-            dst[5 * stride + d] = (y2 >>> 17) & LIMB_MASK;
-            dst[6 * stride + d] = ((y2 >>> 46) | (y3 << 18)) & LIMB_MASK;
-            dst[7 * stride + d] = (y3 >>> 11) & LIMB_MASK;
-            dst[8 * stride + d] = ((y3 >>> 40) | (y4 << 24)) & LIMB_MASK;
+            split(y0, y1, y2, y3, y4, dst, stride, to + i);
         }
     }
 
@@ -209,6 +209,62 @@ public final class LaneMontgomery {
             reduceOnce(w0, w1, w2, w3, dst, d);
             reduceOnce(dst[d], dst[d + 1], dst[d + 2], dst[d + 3], dst, d);
         }
+    }
+
+    /**
+     * Converts {@code count} elements in 64-bit Montgomery form to <i>plain</i> lane form: the same integer x·2^256,
+     * only split into 29-bit limbs. A plain operand makes {@link #mulGroup} return a plain result (x·2^261 · y·2^256
+     * · 2^-261 = xy·2^256), which {@link #fromPlainLanes} converts back without the 5-bit division.
+     */
+    public void toPlainLanes(long[] src, int srcOff, int count, long[] dst, int stride, int to) {
+        for (int i = 0; i < count; i++) {
+            int s = srcOff + 4 * i;
+            split(src[s], src[s + 1], src[s + 2], src[s + 3], 0, dst, stride, to + i);
+        }
+    }
+
+    /**
+     * Converts {@code count} plain lane-form elements whose value is below 3p (a product of a lane-form value below
+     * 2^260 and a plain one below 2^255: below 2^254 + p) back to reduced 64-bit Montgomery form.
+     */
+    public void fromPlainLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff) {
+        for (int i = 0; i < count; i++) {
+            int s = from + i;
+            long l0 = src[s], l1 = src[stride + s], l2 = src[2 * stride + s], l3 = src[3 * stride + s];
+            long l4 = src[4 * stride + s], l5 = src[5 * stride + s], l6 = src[6 * stride + s];
+            long l7 = src[7 * stride + s], l8 = src[8 * stride + s];
+            int d = dstOff + 4 * i;
+            reduceOnce(l0 | (l1 << 29) | (l2 << 58), (l2 >>> 6) | (l3 << 23) | (l4 << 52),
+                    (l4 >>> 12) | (l5 << 17) | (l6 << 46), (l6 >>> 18) | (l7 << 11) | (l8 << 40), dst, d);
+            reduceOnce(dst[d], dst[d + 1], dst[d + 2], dst[d + 3], dst, d);
+        }
+    }
+
+    /**
+     * r = a·2^5 for one vector of elements below 2^256: plain lane form to lane form of the same element, by
+     * shifting limbs (the result, below 2^261, is a valid {@link #mulGroup} operand when the other one is plain).
+     */
+    public void scaleGroup(long[] a, int ae, long[] r, int re, int stride) {
+        LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
+        LongVector below = LongVector.zero(SPECIES);
+        for (int k = 0; k < LIMBS; k++) {
+            LongVector limb = LongVector.fromArray(SPECIES, a, k * stride + ae);
+            limb.lanewise(VectorOperators.LSHL, SCALE_BITS).and(mask).or(below).intoArray(r, k * stride + re);
+            below = limb.lanewise(VectorOperators.LSHR, LIMB_BITS - SCALE_BITS);
+        }
+    }
+
+    /** Writes the 9 limbs of bits [29k, 29k + 29) of the five-word integer y to dst (lane index d). */
+    private static void split(long y0, long y1, long y2, long y3, long y4, long[] dst, int stride, int d) {
+        dst[d] = y0 & LIMB_MASK;
+        dst[stride + d] = (y0 >>> 29) & LIMB_MASK;
+        dst[2 * stride + d] = ((y0 >>> 58) | (y1 << 6)) & LIMB_MASK;
+        dst[3 * stride + d] = (y1 >>> 23) & LIMB_MASK;
+        dst[4 * stride + d] = ((y1 >>> 52) | (y2 << 12)) & LIMB_MASK;
+        dst[5 * stride + d] = (y2 >>> 17) & LIMB_MASK;
+        dst[6 * stride + d] = ((y2 >>> 46) | (y3 << 18)) & LIMB_MASK;
+        dst[7 * stride + d] = (y3 >>> 11) & LIMB_MASK;
+        dst[8 * stride + d] = ((y3 >>> 40) | (y4 << 24)) & LIMB_MASK;
     }
 
     /** r = w − p if w ≥ p else w. */

@@ -69,6 +69,17 @@ public final class LaneMontgomery {
         if (count % LANES != 0) {
             throw new IllegalArgumentException("count " + count + " is not a multiple of " + LANES);
         }
+        for (int e = from; e < from + count; e += LANES) {
+            mulGroup(a, e, b, e, r, e, stride);
+        }
+    }
+
+    /**
+     * One vector's worth: r = a·b·R'⁻¹ for the {@link #LANES} elements at lane indices {@code ae}, {@code be},
+     * {@code re} (same stride). Lane form times lane form gives lane form; lane form times plain lane form gives
+     * plain lane form ({@link #toPlainLanes}). Every input is read before r is written, so r may overlap a or b.
+     */
+    public void mulGroup(long[] a, int ae, long[] b, int be, long[] r, int re, int stride) {
         LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
         LongVector MASK = LongVector.broadcast(SPECIES, LIMB_MASK);
         LongVector PINV = LongVector.broadcast(SPECIES, pInv29).and(LO32);
@@ -82,214 +93,212 @@ public final class LaneMontgomery {
         LongVector P7 = LongVector.broadcast(SPECIES, p29[7]).and(LO32);
         LongVector P8 = LongVector.broadcast(SPECIES, p29[8]).and(LO32);
         LongVector ai, m, c, t0, t1, t2, t3, t4, t5, t6, t7, t8;
-        for (int e = from; e < from + count; e += LANES) {
-            LongVector b0 = LongVector.fromArray(SPECIES, b, 0 * stride + e).and(LO32);
-            LongVector b1 = LongVector.fromArray(SPECIES, b, 1 * stride + e).and(LO32);
-            LongVector b2 = LongVector.fromArray(SPECIES, b, 2 * stride + e).and(LO32);
-            LongVector b3 = LongVector.fromArray(SPECIES, b, 3 * stride + e).and(LO32);
-            LongVector b4 = LongVector.fromArray(SPECIES, b, 4 * stride + e).and(LO32);
-            LongVector b5 = LongVector.fromArray(SPECIES, b, 5 * stride + e).and(LO32);
-            LongVector b6 = LongVector.fromArray(SPECIES, b, 6 * stride + e).and(LO32);
-            LongVector b7 = LongVector.fromArray(SPECIES, b, 7 * stride + e).and(LO32);
-            LongVector b8 = LongVector.fromArray(SPECIES, b, 8 * stride + e).and(LO32);
-            ai = LongVector.fromArray(SPECIES, a, 0 * stride + e).and(LO32);
-            t0 = ai.mul(b0);
-            t1 = ai.mul(b1);
-            t2 = ai.mul(b2);
-            t3 = ai.mul(b3);
-            t4 = ai.mul(b4);
-            t5 = ai.mul(b5);
-            t6 = ai.mul(b6);
-            t7 = ai.mul(b7);
-            t8 = ai.mul(b8);
-            m = t0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 35).lanewise(VectorOperators.LSHR, 35);
-            c = t0.add(m.mul(P0)).lanewise(VectorOperators.LSHR, 29);
-            t0 = t1.add(m.mul(P1)).add(c);
-            t1 = t2.add(m.mul(P2));
-            t2 = t3.add(m.mul(P3));
-            t3 = t4.add(m.mul(P4));
-            t4 = t5.add(m.mul(P5));
-            t5 = t6.add(m.mul(P6));
-            t6 = t7.add(m.mul(P7));
-            t7 = t8.add(m.mul(P8));
-            ai = LongVector.fromArray(SPECIES, a, 1 * stride + e).and(LO32);
-            t0 = t0.add(ai.mul(b0));
-            t1 = t1.add(ai.mul(b1));
-            t2 = t2.add(ai.mul(b2));
-            t3 = t3.add(ai.mul(b3));
-            t4 = t4.add(ai.mul(b4));
-            t5 = t5.add(ai.mul(b5));
-            t6 = t6.add(ai.mul(b6));
-            t7 = t7.add(ai.mul(b7));
-            t8 = ai.mul(b8);
-            m = t0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 35).lanewise(VectorOperators.LSHR, 35);
-            c = t0.add(m.mul(P0)).lanewise(VectorOperators.LSHR, 29);
-            t0 = t1.add(m.mul(P1)).add(c);
-            t1 = t2.add(m.mul(P2));
-            t2 = t3.add(m.mul(P3));
-            t3 = t4.add(m.mul(P4));
-            t4 = t5.add(m.mul(P5));
-            t5 = t6.add(m.mul(P6));
-            t6 = t7.add(m.mul(P7));
-            t7 = t8.add(m.mul(P8));
-            ai = LongVector.fromArray(SPECIES, a, 2 * stride + e).and(LO32);
-            t0 = t0.add(ai.mul(b0));
-            t1 = t1.add(ai.mul(b1));
-            t2 = t2.add(ai.mul(b2));
-            t3 = t3.add(ai.mul(b3));
-            t4 = t4.add(ai.mul(b4));
-            t5 = t5.add(ai.mul(b5));
-            t6 = t6.add(ai.mul(b6));
-            t7 = t7.add(ai.mul(b7));
-            t8 = ai.mul(b8);
-            m = t0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 35).lanewise(VectorOperators.LSHR, 35);
-            c = t0.add(m.mul(P0)).lanewise(VectorOperators.LSHR, 29);
-            t0 = t1.add(m.mul(P1)).add(c);
-            t1 = t2.add(m.mul(P2));
-            t2 = t3.add(m.mul(P3));
-            t3 = t4.add(m.mul(P4));
-            t4 = t5.add(m.mul(P5));
-            t5 = t6.add(m.mul(P6));
-            t6 = t7.add(m.mul(P7));
-            t7 = t8.add(m.mul(P8));
-            ai = LongVector.fromArray(SPECIES, a, 3 * stride + e).and(LO32);
-            t0 = t0.add(ai.mul(b0));
-            t1 = t1.add(ai.mul(b1));
-            t2 = t2.add(ai.mul(b2));
-            t3 = t3.add(ai.mul(b3));
-            t4 = t4.add(ai.mul(b4));
-            t5 = t5.add(ai.mul(b5));
-            t6 = t6.add(ai.mul(b6));
-            t7 = t7.add(ai.mul(b7));
-            t8 = ai.mul(b8);
-            m = t0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 35).lanewise(VectorOperators.LSHR, 35);
-            c = t0.add(m.mul(P0)).lanewise(VectorOperators.LSHR, 29);
-            t0 = t1.add(m.mul(P1)).add(c);
-            t1 = t2.add(m.mul(P2));
-            t2 = t3.add(m.mul(P3));
-            t3 = t4.add(m.mul(P4));
-            t4 = t5.add(m.mul(P5));
-            t5 = t6.add(m.mul(P6));
-            t6 = t7.add(m.mul(P7));
-            t7 = t8.add(m.mul(P8));
-            ai = LongVector.fromArray(SPECIES, a, 4 * stride + e).and(LO32);
-            t0 = t0.add(ai.mul(b0));
-            t1 = t1.add(ai.mul(b1));
-            t2 = t2.add(ai.mul(b2));
-            t3 = t3.add(ai.mul(b3));
-            t4 = t4.add(ai.mul(b4));
-            t5 = t5.add(ai.mul(b5));
-            t6 = t6.add(ai.mul(b6));
-            t7 = t7.add(ai.mul(b7));
-            t8 = ai.mul(b8);
-            m = t0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 35).lanewise(VectorOperators.LSHR, 35);
-            c = t0.add(m.mul(P0)).lanewise(VectorOperators.LSHR, 29);
-            t0 = t1.add(m.mul(P1)).add(c);
-            t1 = t2.add(m.mul(P2));
-            t2 = t3.add(m.mul(P3));
-            t3 = t4.add(m.mul(P4));
-            t4 = t5.add(m.mul(P5));
-            t5 = t6.add(m.mul(P6));
-            t6 = t7.add(m.mul(P7));
-            t7 = t8.add(m.mul(P8));
-            ai = LongVector.fromArray(SPECIES, a, 5 * stride + e).and(LO32);
-            t0 = t0.add(ai.mul(b0));
-            t1 = t1.add(ai.mul(b1));
-            t2 = t2.add(ai.mul(b2));
-            t3 = t3.add(ai.mul(b3));
-            t4 = t4.add(ai.mul(b4));
-            t5 = t5.add(ai.mul(b5));
-            t6 = t6.add(ai.mul(b6));
-            t7 = t7.add(ai.mul(b7));
-            t8 = ai.mul(b8);
-            m = t0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 35).lanewise(VectorOperators.LSHR, 35);
-            c = t0.add(m.mul(P0)).lanewise(VectorOperators.LSHR, 29);
-            t0 = t1.add(m.mul(P1)).add(c);
-            t1 = t2.add(m.mul(P2));
-            t2 = t3.add(m.mul(P3));
-            t3 = t4.add(m.mul(P4));
-            t4 = t5.add(m.mul(P5));
-            t5 = t6.add(m.mul(P6));
-            t6 = t7.add(m.mul(P7));
-            t7 = t8.add(m.mul(P8));
-            ai = LongVector.fromArray(SPECIES, a, 6 * stride + e).and(LO32);
-            t0 = t0.add(ai.mul(b0));
-            t1 = t1.add(ai.mul(b1));
-            t2 = t2.add(ai.mul(b2));
-            t3 = t3.add(ai.mul(b3));
-            t4 = t4.add(ai.mul(b4));
-            t5 = t5.add(ai.mul(b5));
-            t6 = t6.add(ai.mul(b6));
-            t7 = t7.add(ai.mul(b7));
-            t8 = ai.mul(b8);
-            m = t0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 35).lanewise(VectorOperators.LSHR, 35);
-            c = t0.add(m.mul(P0)).lanewise(VectorOperators.LSHR, 29);
-            t0 = t1.add(m.mul(P1)).add(c);
-            t1 = t2.add(m.mul(P2));
-            t2 = t3.add(m.mul(P3));
-            t3 = t4.add(m.mul(P4));
-            t4 = t5.add(m.mul(P5));
-            t5 = t6.add(m.mul(P6));
-            t6 = t7.add(m.mul(P7));
-            t7 = t8.add(m.mul(P8));
-            ai = LongVector.fromArray(SPECIES, a, 7 * stride + e).and(LO32);
-            t0 = t0.add(ai.mul(b0));
-            t1 = t1.add(ai.mul(b1));
-            t2 = t2.add(ai.mul(b2));
-            t3 = t3.add(ai.mul(b3));
-            t4 = t4.add(ai.mul(b4));
-            t5 = t5.add(ai.mul(b5));
-            t6 = t6.add(ai.mul(b6));
-            t7 = t7.add(ai.mul(b7));
-            t8 = ai.mul(b8);
-            m = t0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 35).lanewise(VectorOperators.LSHR, 35);
-            c = t0.add(m.mul(P0)).lanewise(VectorOperators.LSHR, 29);
-            t0 = t1.add(m.mul(P1)).add(c);
-            t1 = t2.add(m.mul(P2));
-            t2 = t3.add(m.mul(P3));
-            t3 = t4.add(m.mul(P4));
-            t4 = t5.add(m.mul(P5));
-            t5 = t6.add(m.mul(P6));
-            t6 = t7.add(m.mul(P7));
-            t7 = t8.add(m.mul(P8));
-            ai = LongVector.fromArray(SPECIES, a, 8 * stride + e).and(LO32);
-            t0 = t0.add(ai.mul(b0));
-            t1 = t1.add(ai.mul(b1));
-            t2 = t2.add(ai.mul(b2));
-            t3 = t3.add(ai.mul(b3));
-            t4 = t4.add(ai.mul(b4));
-            t5 = t5.add(ai.mul(b5));
-            t6 = t6.add(ai.mul(b6));
-            t7 = t7.add(ai.mul(b7));
-            t8 = ai.mul(b8);
-            m = t0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 35).lanewise(VectorOperators.LSHR, 35);
-            c = t0.add(m.mul(P0)).lanewise(VectorOperators.LSHR, 29);
-            t0 = t1.add(m.mul(P1)).add(c);
-            t1 = t2.add(m.mul(P2));
-            t2 = t3.add(m.mul(P3));
-            t3 = t4.add(m.mul(P4));
-            t4 = t5.add(m.mul(P5));
-            t5 = t6.add(m.mul(P6));
-            t6 = t7.add(m.mul(P7));
-            t7 = t8.add(m.mul(P8));
-            // carry-normalise into 29-bit limbs; the value is below 2^259, so nothing leaves limb 8
-            t1 = t1.add(t0.lanewise(VectorOperators.LSHR, 29));
-            t0.and(MASK).intoArray(r, 0 * stride + e);
-            t2 = t2.add(t1.lanewise(VectorOperators.LSHR, 29));
-            t1.and(MASK).intoArray(r, 1 * stride + e);
-            t3 = t3.add(t2.lanewise(VectorOperators.LSHR, 29));
-            t2.and(MASK).intoArray(r, 2 * stride + e);
-            t4 = t4.add(t3.lanewise(VectorOperators.LSHR, 29));
-            t3.and(MASK).intoArray(r, 3 * stride + e);
-            t5 = t5.add(t4.lanewise(VectorOperators.LSHR, 29));
-            t4.and(MASK).intoArray(r, 4 * stride + e);
-            t6 = t6.add(t5.lanewise(VectorOperators.LSHR, 29));
-            t5.and(MASK).intoArray(r, 5 * stride + e);
-            t7 = t7.add(t6.lanewise(VectorOperators.LSHR, 29));
-            t6.and(MASK).intoArray(r, 6 * stride + e);
-            t7.and(MASK).intoArray(r, 7 * stride + e);
-            t7.lanewise(VectorOperators.LSHR, 29).intoArray(r, 8 * stride + e);
-        }
+        LongVector b0 = LongVector.fromArray(SPECIES, b, 0 * stride + be).and(LO32);
+        LongVector b1 = LongVector.fromArray(SPECIES, b, 1 * stride + be).and(LO32);
+        LongVector b2 = LongVector.fromArray(SPECIES, b, 2 * stride + be).and(LO32);
+        LongVector b3 = LongVector.fromArray(SPECIES, b, 3 * stride + be).and(LO32);
+        LongVector b4 = LongVector.fromArray(SPECIES, b, 4 * stride + be).and(LO32);
+        LongVector b5 = LongVector.fromArray(SPECIES, b, 5 * stride + be).and(LO32);
+        LongVector b6 = LongVector.fromArray(SPECIES, b, 6 * stride + be).and(LO32);
+        LongVector b7 = LongVector.fromArray(SPECIES, b, 7 * stride + be).and(LO32);
+        LongVector b8 = LongVector.fromArray(SPECIES, b, 8 * stride + be).and(LO32);
+        ai = LongVector.fromArray(SPECIES, a, 0 * stride + ae).and(LO32);
+        t0 = ai.mul(b0);
+        t1 = ai.mul(b1);
+        t2 = ai.mul(b2);
+        t3 = ai.mul(b3);
+        t4 = ai.mul(b4);
+        t5 = ai.mul(b5);
+        t6 = ai.mul(b6);
+        t7 = ai.mul(b7);
+        t8 = ai.mul(b8);
+        m = t0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 35).lanewise(VectorOperators.LSHR, 35);
+        c = t0.add(m.mul(P0)).lanewise(VectorOperators.LSHR, 29);
+        t0 = t1.add(m.mul(P1)).add(c);
+        t1 = t2.add(m.mul(P2));
+        t2 = t3.add(m.mul(P3));
+        t3 = t4.add(m.mul(P4));
+        t4 = t5.add(m.mul(P5));
+        t5 = t6.add(m.mul(P6));
+        t6 = t7.add(m.mul(P7));
+        t7 = t8.add(m.mul(P8));
+        ai = LongVector.fromArray(SPECIES, a, 1 * stride + ae).and(LO32);
+        t0 = t0.add(ai.mul(b0));
+        t1 = t1.add(ai.mul(b1));
+        t2 = t2.add(ai.mul(b2));
+        t3 = t3.add(ai.mul(b3));
+        t4 = t4.add(ai.mul(b4));
+        t5 = t5.add(ai.mul(b5));
+        t6 = t6.add(ai.mul(b6));
+        t7 = t7.add(ai.mul(b7));
+        t8 = ai.mul(b8);
+        m = t0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 35).lanewise(VectorOperators.LSHR, 35);
+        c = t0.add(m.mul(P0)).lanewise(VectorOperators.LSHR, 29);
+        t0 = t1.add(m.mul(P1)).add(c);
+        t1 = t2.add(m.mul(P2));
+        t2 = t3.add(m.mul(P3));
+        t3 = t4.add(m.mul(P4));
+        t4 = t5.add(m.mul(P5));
+        t5 = t6.add(m.mul(P6));
+        t6 = t7.add(m.mul(P7));
+        t7 = t8.add(m.mul(P8));
+        ai = LongVector.fromArray(SPECIES, a, 2 * stride + ae).and(LO32);
+        t0 = t0.add(ai.mul(b0));
+        t1 = t1.add(ai.mul(b1));
+        t2 = t2.add(ai.mul(b2));
+        t3 = t3.add(ai.mul(b3));
+        t4 = t4.add(ai.mul(b4));
+        t5 = t5.add(ai.mul(b5));
+        t6 = t6.add(ai.mul(b6));
+        t7 = t7.add(ai.mul(b7));
+        t8 = ai.mul(b8);
+        m = t0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 35).lanewise(VectorOperators.LSHR, 35);
+        c = t0.add(m.mul(P0)).lanewise(VectorOperators.LSHR, 29);
+        t0 = t1.add(m.mul(P1)).add(c);
+        t1 = t2.add(m.mul(P2));
+        t2 = t3.add(m.mul(P3));
+        t3 = t4.add(m.mul(P4));
+        t4 = t5.add(m.mul(P5));
+        t5 = t6.add(m.mul(P6));
+        t6 = t7.add(m.mul(P7));
+        t7 = t8.add(m.mul(P8));
+        ai = LongVector.fromArray(SPECIES, a, 3 * stride + ae).and(LO32);
+        t0 = t0.add(ai.mul(b0));
+        t1 = t1.add(ai.mul(b1));
+        t2 = t2.add(ai.mul(b2));
+        t3 = t3.add(ai.mul(b3));
+        t4 = t4.add(ai.mul(b4));
+        t5 = t5.add(ai.mul(b5));
+        t6 = t6.add(ai.mul(b6));
+        t7 = t7.add(ai.mul(b7));
+        t8 = ai.mul(b8);
+        m = t0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 35).lanewise(VectorOperators.LSHR, 35);
+        c = t0.add(m.mul(P0)).lanewise(VectorOperators.LSHR, 29);
+        t0 = t1.add(m.mul(P1)).add(c);
+        t1 = t2.add(m.mul(P2));
+        t2 = t3.add(m.mul(P3));
+        t3 = t4.add(m.mul(P4));
+        t4 = t5.add(m.mul(P5));
+        t5 = t6.add(m.mul(P6));
+        t6 = t7.add(m.mul(P7));
+        t7 = t8.add(m.mul(P8));
+        ai = LongVector.fromArray(SPECIES, a, 4 * stride + ae).and(LO32);
+        t0 = t0.add(ai.mul(b0));
+        t1 = t1.add(ai.mul(b1));
+        t2 = t2.add(ai.mul(b2));
+        t3 = t3.add(ai.mul(b3));
+        t4 = t4.add(ai.mul(b4));
+        t5 = t5.add(ai.mul(b5));
+        t6 = t6.add(ai.mul(b6));
+        t7 = t7.add(ai.mul(b7));
+        t8 = ai.mul(b8);
+        m = t0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 35).lanewise(VectorOperators.LSHR, 35);
+        c = t0.add(m.mul(P0)).lanewise(VectorOperators.LSHR, 29);
+        t0 = t1.add(m.mul(P1)).add(c);
+        t1 = t2.add(m.mul(P2));
+        t2 = t3.add(m.mul(P3));
+        t3 = t4.add(m.mul(P4));
+        t4 = t5.add(m.mul(P5));
+        t5 = t6.add(m.mul(P6));
+        t6 = t7.add(m.mul(P7));
+        t7 = t8.add(m.mul(P8));
+        ai = LongVector.fromArray(SPECIES, a, 5 * stride + ae).and(LO32);
+        t0 = t0.add(ai.mul(b0));
+        t1 = t1.add(ai.mul(b1));
+        t2 = t2.add(ai.mul(b2));
+        t3 = t3.add(ai.mul(b3));
+        t4 = t4.add(ai.mul(b4));
+        t5 = t5.add(ai.mul(b5));
+        t6 = t6.add(ai.mul(b6));
+        t7 = t7.add(ai.mul(b7));
+        t8 = ai.mul(b8);
+        m = t0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 35).lanewise(VectorOperators.LSHR, 35);
+        c = t0.add(m.mul(P0)).lanewise(VectorOperators.LSHR, 29);
+        t0 = t1.add(m.mul(P1)).add(c);
+        t1 = t2.add(m.mul(P2));
+        t2 = t3.add(m.mul(P3));
+        t3 = t4.add(m.mul(P4));
+        t4 = t5.add(m.mul(P5));
+        t5 = t6.add(m.mul(P6));
+        t6 = t7.add(m.mul(P7));
+        t7 = t8.add(m.mul(P8));
+        ai = LongVector.fromArray(SPECIES, a, 6 * stride + ae).and(LO32);
+        t0 = t0.add(ai.mul(b0));
+        t1 = t1.add(ai.mul(b1));
+        t2 = t2.add(ai.mul(b2));
+        t3 = t3.add(ai.mul(b3));
+        t4 = t4.add(ai.mul(b4));
+        t5 = t5.add(ai.mul(b5));
+        t6 = t6.add(ai.mul(b6));
+        t7 = t7.add(ai.mul(b7));
+        t8 = ai.mul(b8);
+        m = t0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 35).lanewise(VectorOperators.LSHR, 35);
+        c = t0.add(m.mul(P0)).lanewise(VectorOperators.LSHR, 29);
+        t0 = t1.add(m.mul(P1)).add(c);
+        t1 = t2.add(m.mul(P2));
+        t2 = t3.add(m.mul(P3));
+        t3 = t4.add(m.mul(P4));
+        t4 = t5.add(m.mul(P5));
+        t5 = t6.add(m.mul(P6));
+        t6 = t7.add(m.mul(P7));
+        t7 = t8.add(m.mul(P8));
+        ai = LongVector.fromArray(SPECIES, a, 7 * stride + ae).and(LO32);
+        t0 = t0.add(ai.mul(b0));
+        t1 = t1.add(ai.mul(b1));
+        t2 = t2.add(ai.mul(b2));
+        t3 = t3.add(ai.mul(b3));
+        t4 = t4.add(ai.mul(b4));
+        t5 = t5.add(ai.mul(b5));
+        t6 = t6.add(ai.mul(b6));
+        t7 = t7.add(ai.mul(b7));
+        t8 = ai.mul(b8);
+        m = t0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 35).lanewise(VectorOperators.LSHR, 35);
+        c = t0.add(m.mul(P0)).lanewise(VectorOperators.LSHR, 29);
+        t0 = t1.add(m.mul(P1)).add(c);
+        t1 = t2.add(m.mul(P2));
+        t2 = t3.add(m.mul(P3));
+        t3 = t4.add(m.mul(P4));
+        t4 = t5.add(m.mul(P5));
+        t5 = t6.add(m.mul(P6));
+        t6 = t7.add(m.mul(P7));
+        t7 = t8.add(m.mul(P8));
+        ai = LongVector.fromArray(SPECIES, a, 8 * stride + ae).and(LO32);
+        t0 = t0.add(ai.mul(b0));
+        t1 = t1.add(ai.mul(b1));
+        t2 = t2.add(ai.mul(b2));
+        t3 = t3.add(ai.mul(b3));
+        t4 = t4.add(ai.mul(b4));
+        t5 = t5.add(ai.mul(b5));
+        t6 = t6.add(ai.mul(b6));
+        t7 = t7.add(ai.mul(b7));
+        t8 = ai.mul(b8);
+        m = t0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 35).lanewise(VectorOperators.LSHR, 35);
+        c = t0.add(m.mul(P0)).lanewise(VectorOperators.LSHR, 29);
+        t0 = t1.add(m.mul(P1)).add(c);
+        t1 = t2.add(m.mul(P2));
+        t2 = t3.add(m.mul(P3));
+        t3 = t4.add(m.mul(P4));
+        t4 = t5.add(m.mul(P5));
+        t5 = t6.add(m.mul(P6));
+        t6 = t7.add(m.mul(P7));
+        t7 = t8.add(m.mul(P8));
+        // carry-normalise into 29-bit limbs; the value is below 2^259, so nothing leaves limb 8
+        t1 = t1.add(t0.lanewise(VectorOperators.LSHR, 29));
+        t0.and(MASK).intoArray(r, 0 * stride + re);
+        t2 = t2.add(t1.lanewise(VectorOperators.LSHR, 29));
+        t1.and(MASK).intoArray(r, 1 * stride + re);
+        t3 = t3.add(t2.lanewise(VectorOperators.LSHR, 29));
+        t2.and(MASK).intoArray(r, 2 * stride + re);
+        t4 = t4.add(t3.lanewise(VectorOperators.LSHR, 29));
+        t3.and(MASK).intoArray(r, 3 * stride + re);
+        t5 = t5.add(t4.lanewise(VectorOperators.LSHR, 29));
+        t4.and(MASK).intoArray(r, 4 * stride + re);
+        t6 = t6.add(t5.lanewise(VectorOperators.LSHR, 29));
+        t5.and(MASK).intoArray(r, 5 * stride + re);
+        t7 = t7.add(t6.lanewise(VectorOperators.LSHR, 29));
+        t6.and(MASK).intoArray(r, 6 * stride + re);
+        t7.and(MASK).intoArray(r, 7 * stride + re);
+        t7.lanewise(VectorOperators.LSHR, 29).intoArray(r, 8 * stride + re);
     }
 
     /**
@@ -306,16 +315,7 @@ public final class LaneMontgomery {
             long y2 = (x2 << SCALE_BITS) | (x1 >>> (64 - SCALE_BITS));
             long y3 = (x3 << SCALE_BITS) | (x2 >>> (64 - SCALE_BITS));
             long y4 = x3 >>> (64 - SCALE_BITS);
-            int d = to + i;
-            dst[d] = y0 & LIMB_MASK;
-            dst[stride + d] = (y0 >>> 29) & LIMB_MASK;
-            dst[2 * stride + d] = ((y0 >>> 58) | (y1 << 6)) & LIMB_MASK;
-            dst[3 * stride + d] = (y1 >>> 23) & LIMB_MASK;
-            dst[4 * stride + d] = ((y1 >>> 52) | (y2 << 12)) & LIMB_MASK;
-            dst[5 * stride + d] = (y2 >>> 17) & LIMB_MASK;
-            dst[6 * stride + d] = ((y2 >>> 46) | (y3 << 18)) & LIMB_MASK;
-            dst[7 * stride + d] = (y3 >>> 11) & LIMB_MASK;
-            dst[8 * stride + d] = ((y3 >>> 40) | (y4 << 24)) & LIMB_MASK;
+            split(y0, y1, y2, y3, y4, dst, stride, to + i);
         }
     }
 
@@ -353,6 +353,62 @@ public final class LaneMontgomery {
             reduceOnce(w0, w1, w2, w3, dst, d);
             reduceOnce(dst[d], dst[d + 1], dst[d + 2], dst[d + 3], dst, d);
         }
+    }
+
+    /**
+     * Converts {@code count} elements in 64-bit Montgomery form to <i>plain</i> lane form: the same integer x·2^256,
+     * only split into 29-bit limbs. A plain operand makes {@link #mulGroup} return a plain result (x·2^261 · y·2^256
+     * · 2^-261 = xy·2^256), which {@link #fromPlainLanes} converts back without the 5-bit division.
+     */
+    public void toPlainLanes(long[] src, int srcOff, int count, long[] dst, int stride, int to) {
+        for (int i = 0; i < count; i++) {
+            int s = srcOff + 4 * i;
+            split(src[s], src[s + 1], src[s + 2], src[s + 3], 0, dst, stride, to + i);
+        }
+    }
+
+    /**
+     * Converts {@code count} plain lane-form elements whose value is below 3p (a product of a lane-form value below
+     * 2^260 and a plain one below 2^255: below 2^254 + p) back to reduced 64-bit Montgomery form.
+     */
+    public void fromPlainLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff) {
+        for (int i = 0; i < count; i++) {
+            int s = from + i;
+            long l0 = src[s], l1 = src[stride + s], l2 = src[2 * stride + s], l3 = src[3 * stride + s];
+            long l4 = src[4 * stride + s], l5 = src[5 * stride + s], l6 = src[6 * stride + s];
+            long l7 = src[7 * stride + s], l8 = src[8 * stride + s];
+            int d = dstOff + 4 * i;
+            reduceOnce(l0 | (l1 << 29) | (l2 << 58), (l2 >>> 6) | (l3 << 23) | (l4 << 52),
+                    (l4 >>> 12) | (l5 << 17) | (l6 << 46), (l6 >>> 18) | (l7 << 11) | (l8 << 40), dst, d);
+            reduceOnce(dst[d], dst[d + 1], dst[d + 2], dst[d + 3], dst, d);
+        }
+    }
+
+    /**
+     * r = a·2^5 for one vector of elements below 2^256: plain lane form to lane form of the same element, by
+     * shifting limbs (the result, below 2^261, is a valid {@link #mulGroup} operand when the other one is plain).
+     */
+    public void scaleGroup(long[] a, int ae, long[] r, int re, int stride) {
+        LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
+        LongVector below = LongVector.zero(SPECIES);
+        for (int k = 0; k < LIMBS; k++) {
+            LongVector limb = LongVector.fromArray(SPECIES, a, k * stride + ae);
+            limb.lanewise(VectorOperators.LSHL, SCALE_BITS).and(mask).or(below).intoArray(r, k * stride + re);
+            below = limb.lanewise(VectorOperators.LSHR, LIMB_BITS - SCALE_BITS);
+        }
+    }
+
+    /** Writes the 9 limbs of bits [29k, 29k + 29) of the five-word integer y to dst (lane index d). */
+    private static void split(long y0, long y1, long y2, long y3, long y4, long[] dst, int stride, int d) {
+        dst[d] = y0 & LIMB_MASK;
+        dst[stride + d] = (y0 >>> 29) & LIMB_MASK;
+        dst[2 * stride + d] = ((y0 >>> 58) | (y1 << 6)) & LIMB_MASK;
+        dst[3 * stride + d] = (y1 >>> 23) & LIMB_MASK;
+        dst[4 * stride + d] = ((y1 >>> 52) | (y2 << 12)) & LIMB_MASK;
+        dst[5 * stride + d] = (y2 >>> 17) & LIMB_MASK;
+        dst[6 * stride + d] = ((y2 >>> 46) | (y3 << 18)) & LIMB_MASK;
+        dst[7 * stride + d] = (y3 >>> 11) & LIMB_MASK;
+        dst[8 * stride + d] = ((y3 >>> 40) | (y4 << 24)) & LIMB_MASK;
     }
 
     /** r = w − p if w ≥ p else w. */
