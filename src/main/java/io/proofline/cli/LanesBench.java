@@ -102,6 +102,14 @@ final class LanesBench implements BenchSuite {
             return System.nanoTime() - t0;
         }) / ((double) convReps * n);
 
+        double fromPlain = median(runs, () -> {
+            long t0 = System.nanoTime();
+            for (int k = 0; k < convReps; k++) {
+                lm.fromPlainLanes(bl, n, 0, n, r, 0);
+            }
+            return System.nanoTime() - t0;
+        }) / ((double) convReps * n);
+
         // The two paths must agree: a check, not a figure (a wrong fast path would be worthless).
         long[] expect = new long[4 * n];
         for (int i = 0; i < n; i++) {
@@ -120,6 +128,7 @@ final class LanesBench implements BenchSuite {
         out.printf("| Vector API lanes (9x29 limbs, lazily reduced) | %.2f |%n", lanes);
         out.printf("| to lane form (per element) | %.2f |%n", toLanes);
         out.printf("| from lane form (per element) | %.2f |%n", fromLanes);
+        out.printf("| from plain lane form (per element) | %.2f |%n", fromPlain);
         out.printf("# lanes / scalar throughput: %.2fx%n", scalar / lanes);
         return 0;
     }
