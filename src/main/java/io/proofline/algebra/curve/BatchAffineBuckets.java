@@ -98,7 +98,7 @@ final class BatchAffineBuckets {
         this.s = new long[4 * w];
         this.negated = new long[2 * w];
         this.lanes = lanesAllowed && f instanceof PrimeField pf && pf.limbs() == 4 && pf.modulus().bitLength() == 254
-                ? new LaneSlopes(pf, capacity) : null;
+                ? LaneSlopes.forThisThread(pf, capacity) : null;
         this.num = lanes == null ? null : new long[capacity * w];
     }
 

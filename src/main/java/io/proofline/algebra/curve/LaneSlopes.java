@@ -14,7 +14,11 @@ import io.proofline.algebra.field.PrimeField;
  * Domains (see {@link LaneMontgomery}): den, the prefix products, the inverses and λ·2^5 are in lane form (x·2^261);
  * num, λ, t and the outputs in plain lane form (x·2^256), so no output needs the 5-bit division.
  *
- * <p>Not thread-safe; allocates its scratch once, for {@code capacity} additions.
+ * <p>Not thread-safe. Its lane scratch (about 300 bytes per addition) is large against a window task's other
+ * arrays, and MSMs create a bucket set per window task: {@link #forThisThread} keeps one per thread instead of one
+ * per task (a fresh one per task tripled a 2^16 proof's peak RSS through allocation churn). The state between
+ * {@link #slopes} and {@link #timesSlopes} lives only within one batch, so sharing it across bucket sets that the
+ * same thread runs one batch at a time is safe.
  */
 final class LaneSlopes {
 
@@ -35,8 +39,6 @@ final class LaneSlopes {
     private final long[] num;
     /** λ·2^5 (λ in lane form), kept for {@link #timesSlopes}. */
     private final long[] slope;
-    /** The t_k, then λ_k·t_k. */
-    private final long[] product;
     private final long[] totals;
     private final long[] one;
     private final long[] zero = new long[4];
@@ -50,9 +52,20 @@ final class LaneSlopes {
         this.prefix = new long[LIMBS * stride];
         this.num = new long[LIMBS * stride];
         this.slope = new long[LIMBS * stride];
-        this.product = new long[LIMBS * stride];
         this.totals = new long[4 * LANES];
         this.one = f.montgomeryOne();
+    }
+
+    private static final ThreadLocal<LaneSlopes> PER_THREAD = new ThreadLocal<>();
+
+    /** This thread's instance for field f, with room for at least {@code capacity} additions. */
+    static LaneSlopes forThisThread(PrimeField f, int capacity) {
+        LaneSlopes cached = PER_THREAD.get();
+        if (cached == null || cached.f != f || cached.stride < capacity + LANES) {
+            cached = new LaneSlopes(f, capacity);
+            PER_THREAD.set(cached);
+        }
+        return cached;
     }
 
     /** Whether the Vector API is resolved in this JVM (java --add-modules jdk.incubator.vector). */
@@ -97,8 +110,12 @@ final class LaneSlopes {
         lanes.fromPlainLanes(num, stride, 0, count, lambdaSq, 0);
     }
 
-    /** r_k = λ_k·t_k for the slopes of the last {@link #slopes} call (t_k reduced, 4 limbs each). */
+    /**
+     * r_k = λ_k·t_k for the slopes of the last {@link #slopes} call (t_k reduced, 4 limbs each). The denominators'
+     * lanes, no longer needed, hold t and then the products.
+     */
     void timesSlopes(long[] t, int count, long[] r) {
+        long[] product = den;
         int padded = groups * LANES;
         lanes.toPlainLanes(t, 0, count, product, stride, 0);
         for (int e = count; e < padded; e++) {
