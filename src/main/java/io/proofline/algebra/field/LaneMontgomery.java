@@ -37,6 +37,8 @@ public final class LaneMontgomery {
 
     private final PrimeField field;
     private final long[] p;
+    /** 2p in 4 limbs (below 2^255). */
+    private final long[] twoP;
     /** p in 29-bit limbs. */
     private final long[] p29;
     /** −p⁻¹ mod 2^29. */
@@ -49,6 +51,7 @@ public final class LaneMontgomery {
         }
         this.field = field;
         this.p = field.modulusLimbs();
+        this.twoP = PrimeField.toLimbs(field.modulus().shiftLeft(1), 4);
         this.p29 = new long[LIMBS];
         BigInteger m = field.modulus();
         for (int k = 0; k < LIMBS; k++) {
@@ -378,9 +381,8 @@ public final class LaneMontgomery {
             long l4 = src[4 * stride + s], l5 = src[5 * stride + s], l6 = src[6 * stride + s];
             long l7 = src[7 * stride + s], l8 = src[8 * stride + s];
             int d = dstOff + 4 * i;
-            reduceOnce(l0 | (l1 << 29) | (l2 << 58), (l2 >>> 6) | (l3 << 23) | (l4 << 52),
+            reduceBelow3p(l0 | (l1 << 29) | (l2 << 58), (l2 >>> 6) | (l3 << 23) | (l4 << 52),
                     (l4 >>> 12) | (l5 << 17) | (l6 << 46), (l6 >>> 18) | (l7 << 11) | (l8 << 40), dst, d);
-            reduceOnce(dst[d], dst[d + 1], dst[d + 2], dst[d + 3], dst, d);
         }
     }
 
@@ -409,6 +411,28 @@ public final class LaneMontgomery {
         dst[6 * stride + d] = ((y2 >>> 46) | (y3 << 18)) & LIMB_MASK;
         dst[7 * stride + d] = (y3 >>> 11) & LIMB_MASK;
         dst[8 * stride + d] = ((y3 >>> 40) | (y4 << 24)) & LIMB_MASK;
+    }
+
+    /**
+     * r = w mod p for w &lt; 3p: w − p and w − 2p computed side by side (independent borrow chains, no store and
+     * reload between two conditional subtractions), the smallest non-negative one kept.
+     */
+    private void reduceBelow3p(long w0, long w1, long w2, long w3, long[] r, int ro) {
+        long d0 = w0 - p[0]; long br = Montgomery.borrowOut(w0, p[0], d0);
+        long d1 = w1 - p[1] - br; br = Montgomery.borrowOut(w1, p[1], d1);
+        long d2 = w2 - p[2] - br; br = Montgomery.borrowOut(w2, p[2], d2);
+        long d3 = w3 - p[3] - br; br = Montgomery.borrowOut(w3, p[3], d3);
+        long e0 = w0 - twoP[0]; long bt = Montgomery.borrowOut(w0, twoP[0], e0);
+        long e1 = w1 - twoP[1] - bt; bt = Montgomery.borrowOut(w1, twoP[1], e1);
+        long e2 = w2 - twoP[2] - bt; bt = Montgomery.borrowOut(w2, twoP[2], e2);
+        long e3 = w3 - twoP[3] - bt; bt = Montgomery.borrowOut(w3, twoP[3], e3);
+        long keepW = -br;                // w < p
+        long keepD = -bt & ~keepW;       // p ≤ w < 2p
+        long keepE = ~(keepW | keepD);   // 2p ≤ w
+        r[ro] = (w0 & keepW) | (d0 & keepD) | (e0 & keepE);
+        r[ro + 1] = (w1 & keepW) | (d1 & keepD) | (e1 & keepE);
+        r[ro + 2] = (w2 & keepW) | (d2 & keepD) | (e2 & keepE);
+        r[ro + 3] = (w3 & keepW) | (d3 & keepD) | (e3 & keepE);
     }
 
     /** r = w − p if w ≥ p else w. */

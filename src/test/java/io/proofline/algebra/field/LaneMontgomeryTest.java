@@ -135,6 +135,68 @@ class LaneMontgomeryTest {
     }
 
     @Test
+    void plainLaneValuesBelow3pConvertBackReduced() {
+        long seed = System.nanoTime();
+        SplittableRandom rnd = new SplittableRandom(seed);
+        BigInteger threeP = P.multiply(BigInteger.valueOf(3));
+        long[] lanes = new long[LaneMontgomery.LIMBS * N];
+        BigInteger[] v = new BigInteger[N];
+        for (int i = 0; i < N; i++) {
+            // edges: 0, p − 1, p, 2p − 1, 2p, 3p − 1; otherwise uniform below 3p
+            v[i] = switch (rnd.nextInt(10)) {
+                case 0 -> BigInteger.ZERO;
+                case 1 -> P.subtract(BigInteger.ONE);
+                case 2 -> P;
+                case 3 -> P.shiftLeft(1).subtract(BigInteger.ONE);
+                case 4 -> P.shiftLeft(1);
+                case 5 -> threeP.subtract(BigInteger.ONE);
+                default -> new BigInteger(threeP.bitLength() + 16, new Random(rnd.nextLong())).mod(threeP);
+            };
+            for (int k = 0; k < LaneMontgomery.LIMBS; k++) {
+                lanes[k * N + i] = v[i].shiftRight(LaneMontgomery.LIMB_BITS * k).longValue()
+                        & ((1L << LaneMontgomery.LIMB_BITS) - 1);
+            }
+        }
+        long[] r = new long[4 * N];
+        LANES.fromPlainLanes(lanes, N, 0, N, r, 0);
+        for (int i = 0; i < N; i++) {
+            // plain lane form holds the 64-bit Montgomery limbs themselves, only unreduced
+            assertEquals(v[i].mod(P), PrimeField.limbsToBigInteger(r, 4 * i, 4), "seed " + seed + " value " + v[i]);
+        }
+    }
+
+    @Test
+    void plainOperandGivesPlainProductAndScalingMatches() {
+        long seed = System.nanoTime();
+        SplittableRandom rnd = new SplittableRandom(seed);
+        long[] a = new long[4 * N];
+        long[] b = new long[4 * N];
+        BigInteger[] x = new BigInteger[N];
+        BigInteger[] y = new BigInteger[N];
+        for (int i = 0; i < N; i++) {
+            x[i] = randomBelowP(rnd);
+            y[i] = randomBelowP(rnd);
+            FQ.fromBigInteger(x[i], a, 4 * i);
+            FQ.fromBigInteger(y[i], b, 4 * i);
+        }
+        long[] al = new long[LaneMontgomery.LIMBS * N];
+        long[] bl = new long[LaneMontgomery.LIMBS * N];
+        LANES.toPlainLanes(a, 0, N, al, N, 0);
+        LANES.toPlainLanes(b, 0, N, bl, N, 0);
+        long[] scaled = new long[LaneMontgomery.LIMBS * N];
+        for (int e = 0; e < N; e += LaneMontgomery.LANES) {
+            LANES.scaleGroup(al, e, scaled, e, N);      // x in lane form, from its plain form
+            LANES.mulGroup(scaled, e, bl, e, bl, e, N);  // lane × plain = plain
+        }
+        long[] r = new long[4 * N];
+        LANES.fromPlainLanes(bl, N, 0, N, r, 0);
+        for (int i = 0; i < N; i++) {
+            assertLaneForm(scaled, N, i, "seed " + seed);
+            assertEquals(x[i].multiply(y[i]).mod(P), FQ.toBigInteger(r, 4 * i), "seed " + seed + " element " + i);
+        }
+    }
+
+    @Test
     void rejectsFieldsOutsideItsBounds() {
         assertThrows(IllegalArgumentException.class, () -> new LaneMontgomery(io.proofline.algebra.bls12381.Bls12381.FQ));
     }
