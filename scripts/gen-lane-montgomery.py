@@ -228,17 +228,37 @@ public final class LaneMontgomery {
 
     /**
      * Converts {@code count} plain lane-form elements whose value is below 3p (a product of a lane-form value below
-     * 2^260 and a plain one below 2^255: below 2^254 + p) back to reduced 64-bit Montgomery form.
+     * 2^260 and a plain one below 2^255: below 2^254 + p) back to reduced 64-bit Montgomery form. Reads whole
+     * vectors: the lane arrays must extend to the next multiple of {@link #LANES} after {@code from + count}.
      */
     public void fromPlainLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff) {
-        for (int i = 0; i < count; i++) {
-            int s = from + i;
-            long l0 = src[s], l1 = src[stride + s], l2 = src[2 * stride + s], l3 = src[3 * stride + s];
-            long l4 = src[4 * stride + s], l5 = src[5 * stride + s], l6 = src[6 * stride + s];
-            long l7 = src[7 * stride + s], l8 = src[8 * stride + s];
-            int d = dstOff + 4 * i;
-            reduceBelow3p(l0 | (l1 << 29) | (l2 << 58), (l2 >>> 6) | (l3 << 23) | (l4 << 52),
-                    (l4 >>> 12) | (l5 << 17) | (l6 << 46), (l6 >>> 18) | (l7 << 11) | (l8 << 40), dst, d);
+        // The limbs are packed into 64-bit words a vector at a time (9 vector loads per LANES elements instead of 9
+        // strided scalar loads per element), through a small word-major buffer that the scalar reduction reads.
+        long[] words = new long[4 * LANES];
+        for (int g = 0; g < count; g += LANES) {
+            int e = from + g;
+            LongVector l0 = LongVector.fromArray(SPECIES, src, e);
+            LongVector l1 = LongVector.fromArray(SPECIES, src, stride + e);
+            LongVector l2 = LongVector.fromArray(SPECIES, src, 2 * stride + e);
+            LongVector l3 = LongVector.fromArray(SPECIES, src, 3 * stride + e);
+            LongVector l4 = LongVector.fromArray(SPECIES, src, 4 * stride + e);
+            LongVector l5 = LongVector.fromArray(SPECIES, src, 5 * stride + e);
+            LongVector l6 = LongVector.fromArray(SPECIES, src, 6 * stride + e);
+            LongVector l7 = LongVector.fromArray(SPECIES, src, 7 * stride + e);
+            LongVector l8 = LongVector.fromArray(SPECIES, src, 8 * stride + e);
+            l0.or(l1.lanewise(VectorOperators.LSHL, 29)).or(l2.lanewise(VectorOperators.LSHL, 58))
+                    .intoArray(words, 0);
+            l2.lanewise(VectorOperators.LSHR, 6).or(l3.lanewise(VectorOperators.LSHL, 23))
+                    .or(l4.lanewise(VectorOperators.LSHL, 52)).intoArray(words, LANES);
+            l4.lanewise(VectorOperators.LSHR, 12).or(l5.lanewise(VectorOperators.LSHL, 17))
+                    .or(l6.lanewise(VectorOperators.LSHL, 46)).intoArray(words, 2 * LANES);
+            l6.lanewise(VectorOperators.LSHR, 18).or(l7.lanewise(VectorOperators.LSHL, 11))
+                    .or(l8.lanewise(VectorOperators.LSHL, 40)).intoArray(words, 3 * LANES);
+            int n = Math.min(LANES, count - g);
+            for (int j = 0; j < n; j++) {
+                reduceBelow3p(words[j], words[LANES + j], words[2 * LANES + j], words[3 * LANES + j], dst,
+                        dstOff + 4 * (g + j));
+            }
         }
     }
 
