@@ -2,6 +2,7 @@
 package io.proofline.algebra.field;
 
 import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -41,6 +42,8 @@ public final class LaneMontgomery {
     private final long[] twoP;
     /** p in 29-bit limbs. */
     private final long[] p29;
+    /** 2p in 29-bit limbs. */
+    private final long[] twoP29;
     /** −p⁻¹ mod 2^29. */
     private final long pInv29;
 
@@ -56,6 +59,10 @@ public final class LaneMontgomery {
         BigInteger m = field.modulus();
         for (int k = 0; k < LIMBS; k++) {
             p29[k] = m.shiftRight(LIMB_BITS * k).longValue() & LIMB_MASK;
+        }
+        this.twoP29 = new long[LIMBS];
+        for (int k = 0; k < LIMBS; k++) {
+            twoP29[k] = m.shiftLeft(1).shiftRight(LIMB_BITS * k).longValue() & LIMB_MASK;
         }
         this.pInv29 = field.montgomeryInverse() & LIMB_MASK;
     }
@@ -309,7 +316,11 @@ public final class LaneMontgomery {
      * form at lane index {@code to} onwards.
      */
     public void toLanes(long[] src, int srcOff, int count, long[] dst, int stride, int to) {
-        for (int i = 0; i < count; i++) {
+        int whole = count - count % LANES;
+        for (int g = 0; g < whole; g += LANES) {
+            splitGroup(src, srcOff + 4 * g, SCALE_BITS, dst, stride, to + g);
+        }
+        for (int i = whole; i < count; i++) {
             int s = srcOff + 4 * i;
             long x0 = src[s], x1 = src[s + 1], x2 = src[s + 2], x3 = src[s + 3];
             // y = x·2^5 in five words; limb k is bits [29k, 29k + 29) of y
@@ -322,10 +333,46 @@ public final class LaneMontgomery {
         }
     }
 
+    /** Lane indices of the words of LANES consecutive 4-limb elements: 0, 4, 8, … */
+    private static final int[] ELEMENT_STARTS = java.util.stream.IntStream.range(0, LANES).map(i -> 4 * i).toArray();
+
+    /**
+     * {@link #split} for LANES consecutive 4-limb elements at {@code src[s]} at once, of x·2^shift (shift 0 or
+     * {@link #SCALE_BITS}): the words are gathered into vectors (one gather per word), the limbs stored as vectors.
+     */
+    private static void splitGroup(long[] src, int s, int shift, long[] dst, int stride, int d) {
+        LongVector x0 = LongVector.fromArray(SPECIES, src, s, ELEMENT_STARTS, 0);
+        LongVector x1 = LongVector.fromArray(SPECIES, src, s + 1, ELEMENT_STARTS, 0);
+        LongVector x2 = LongVector.fromArray(SPECIES, src, s + 2, ELEMENT_STARTS, 0);
+        LongVector x3 = LongVector.fromArray(SPECIES, src, s + 3, ELEMENT_STARTS, 0);
+        LongVector y0 = x0, y1 = x1, y2 = x2, y3 = x3, y4 = LongVector.zero(SPECIES);
+        if (shift != 0) {
+            y0 = x0.lanewise(VectorOperators.LSHL, shift);
+            y1 = x1.lanewise(VectorOperators.LSHL, shift).or(x0.lanewise(VectorOperators.LSHR, 64 - shift));
+            y2 = x2.lanewise(VectorOperators.LSHL, shift).or(x1.lanewise(VectorOperators.LSHR, 64 - shift));
+            y3 = x3.lanewise(VectorOperators.LSHL, shift).or(x2.lanewise(VectorOperators.LSHR, 64 - shift));
+            y4 = x3.lanewise(VectorOperators.LSHR, 64 - shift);
+        }
+        LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
+        y0.and(mask).intoArray(dst, d);
+        y0.lanewise(VectorOperators.LSHR, 29).and(mask).intoArray(dst, stride + d);
+        y0.lanewise(VectorOperators.LSHR, 58).or(y1.lanewise(VectorOperators.LSHL, 6)).and(mask)
+                .intoArray(dst, 2 * stride + d);
+        y1.lanewise(VectorOperators.LSHR, 23).and(mask).intoArray(dst, 3 * stride + d);
+        y1.lanewise(VectorOperators.LSHR, 52).or(y2.lanewise(VectorOperators.LSHL, 12)).and(mask)
+                .intoArray(dst, 4 * stride + d);
+        y2.lanewise(VectorOperators.LSHR, 17).and(mask).intoArray(dst, 5 * stride + d);
+        y2.lanewise(VectorOperators.LSHR, 46).or(y3.lanewise(VectorOperators.LSHL, 18)).and(mask)
+                .intoArray(dst, 6 * stride + d);
+        y3.lanewise(VectorOperators.LSHR, 11).and(mask).intoArray(dst, 7 * stride + d);
+        y3.lanewise(VectorOperators.LSHR, 40).or(y4.lanewise(VectorOperators.LSHL, 24)).and(mask)
+                .intoArray(dst, 8 * stride + d);
+    }
+
     /**
      * Converts {@code count} lane-form elements from lane index {@code from} back to reduced 64-bit Montgomery form at
-     * {@code dst[dstOff]}: v·2^-5 mod p, by v + k·p with k = −v·p⁻¹ mod 2^5, exactly divisible by 2^5, then two
-     * conditional subtractions ((2^259 + 31p)/32 &lt; 2^254 + p &lt; 3p for p &gt; 2^253).
+     * {@code dst[dstOff]}: v·2^-5 mod p, by v + k·p with k = −v·p⁻¹ mod 2^5, exactly divisible by 2^5, then a
+     * reduction from below 3p ((2^259 + 31p)/32 &lt; 2^254 + p &lt; 3p for p &gt; 2^253).
      */
     public void fromLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff) {
         long p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];
@@ -353,8 +400,7 @@ public final class LaneMontgomery {
             long w2 = (u2 >>> SCALE_BITS) | (u3 << (64 - SCALE_BITS));
             long w3 = (u3 >>> SCALE_BITS) | (u4 << (64 - SCALE_BITS));
             int d = dstOff + 4 * i;
-            reduceOnce(w0, w1, w2, w3, dst, d);
-            reduceOnce(dst[d], dst[d + 1], dst[d + 2], dst[d + 3], dst, d);
+            reduceBelow3p(w0, w1, w2, w3, dst, d);
         }
     }
 
@@ -364,7 +410,11 @@ public final class LaneMontgomery {
      * · 2^-261 = xy·2^256), which {@link #fromPlainLanes} converts back without the 5-bit division.
      */
     public void toPlainLanes(long[] src, int srcOff, int count, long[] dst, int stride, int to) {
-        for (int i = 0; i < count; i++) {
+        int whole = count - count % LANES;
+        for (int g = 0; g < whole; g += LANES) {
+            splitGroup(src, srcOff + 4 * g, 0, dst, stride, to + g);
+        }
+        for (int i = whole; i < count; i++) {
             int s = srcOff + 4 * i;
             split(src[s], src[s + 1], src[s + 2], src[s + 3], 0, dst, stride, to + i);
         }
@@ -376,32 +426,74 @@ public final class LaneMontgomery {
      * vectors: the lane arrays must extend to the next multiple of {@link #LANES} after {@code from + count}.
      */
     public void fromPlainLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff) {
-        // The limbs are packed into 64-bit words a vector at a time (9 vector loads per LANES elements instead of 9
-        // strided scalar loads per element), through a small word-major buffer that the scalar reduction reads.
-        long[] words = new long[4 * LANES];
+        // Whole vectors: v − p and v − 2p side by side on the 29-bit limbs (signed limb differences, the carry an
+        // arithmetic shift), the smallest non-negative of v, v − p, v − 2p chosen by lane masks, packed into
+        // 64-bit words and scattered to the elements; a partial last vector goes through a small buffer.
+        LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
+        LongVector P29_0 = LongVector.broadcast(SPECIES, p29[0]), TWO_P29_0 = LongVector.broadcast(SPECIES, twoP29[0]);
+        LongVector P29_1 = LongVector.broadcast(SPECIES, p29[1]), TWO_P29_1 = LongVector.broadcast(SPECIES, twoP29[1]);
+        LongVector P29_2 = LongVector.broadcast(SPECIES, p29[2]), TWO_P29_2 = LongVector.broadcast(SPECIES, twoP29[2]);
+        LongVector P29_3 = LongVector.broadcast(SPECIES, p29[3]), TWO_P29_3 = LongVector.broadcast(SPECIES, twoP29[3]);
+        LongVector P29_4 = LongVector.broadcast(SPECIES, p29[4]), TWO_P29_4 = LongVector.broadcast(SPECIES, twoP29[4]);
+        LongVector P29_5 = LongVector.broadcast(SPECIES, p29[5]), TWO_P29_5 = LongVector.broadcast(SPECIES, twoP29[5]);
+        LongVector P29_6 = LongVector.broadcast(SPECIES, p29[6]), TWO_P29_6 = LongVector.broadcast(SPECIES, twoP29[6]);
+        LongVector P29_7 = LongVector.broadcast(SPECIES, p29[7]), TWO_P29_7 = LongVector.broadcast(SPECIES, twoP29[7]);
+        LongVector P29_8 = LongVector.broadcast(SPECIES, p29[8]), TWO_P29_8 = LongVector.broadcast(SPECIES, twoP29[8]);
+        long[] partial = new long[4 * LANES];
         for (int g = 0; g < count; g += LANES) {
             int e = from + g;
-            LongVector l0 = LongVector.fromArray(SPECIES, src, e);
-            LongVector l1 = LongVector.fromArray(SPECIES, src, stride + e);
-            LongVector l2 = LongVector.fromArray(SPECIES, src, 2 * stride + e);
-            LongVector l3 = LongVector.fromArray(SPECIES, src, 3 * stride + e);
-            LongVector l4 = LongVector.fromArray(SPECIES, src, 4 * stride + e);
-            LongVector l5 = LongVector.fromArray(SPECIES, src, 5 * stride + e);
-            LongVector l6 = LongVector.fromArray(SPECIES, src, 6 * stride + e);
-            LongVector l7 = LongVector.fromArray(SPECIES, src, 7 * stride + e);
-            LongVector l8 = LongVector.fromArray(SPECIES, src, 8 * stride + e);
-            l0.or(l1.lanewise(VectorOperators.LSHL, 29)).or(l2.lanewise(VectorOperators.LSHL, 58))
-                    .intoArray(words, 0);
-            l2.lanewise(VectorOperators.LSHR, 6).or(l3.lanewise(VectorOperators.LSHL, 23))
-                    .or(l4.lanewise(VectorOperators.LSHL, 52)).intoArray(words, LANES);
-            l4.lanewise(VectorOperators.LSHR, 12).or(l5.lanewise(VectorOperators.LSHL, 17))
-                    .or(l6.lanewise(VectorOperators.LSHL, 46)).intoArray(words, 2 * LANES);
-            l6.lanewise(VectorOperators.LSHR, 18).or(l7.lanewise(VectorOperators.LSHL, 11))
-                    .or(l8.lanewise(VectorOperators.LSHL, 40)).intoArray(words, 3 * LANES);
-            int n = Math.min(LANES, count - g);
-            for (int j = 0; j < n; j++) {
-                reduceBelow3p(words[j], words[LANES + j], words[2 * LANES + j], words[3 * LANES + j], dst,
-                        dstOff + 4 * (g + j));
+            LongVector v0 = LongVector.fromArray(SPECIES, src, 0 * stride + e);
+            LongVector v1 = LongVector.fromArray(SPECIES, src, 1 * stride + e);
+            LongVector v2 = LongVector.fromArray(SPECIES, src, 2 * stride + e);
+            LongVector v3 = LongVector.fromArray(SPECIES, src, 3 * stride + e);
+            LongVector v4 = LongVector.fromArray(SPECIES, src, 4 * stride + e);
+            LongVector v5 = LongVector.fromArray(SPECIES, src, 5 * stride + e);
+            LongVector v6 = LongVector.fromArray(SPECIES, src, 6 * stride + e);
+            LongVector v7 = LongVector.fromArray(SPECIES, src, 7 * stride + e);
+            LongVector v8 = LongVector.fromArray(SPECIES, src, 8 * stride + e);
+            LongVector cd = LongVector.zero(SPECIES), ce = cd, dk, ek;
+            dk = v0.sub(P29_0).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d0 = dk.and(mask);
+            ek = v0.sub(TWO_P29_0).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e0 = ek.and(mask);
+            dk = v1.sub(P29_1).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d1 = dk.and(mask);
+            ek = v1.sub(TWO_P29_1).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e1 = ek.and(mask);
+            dk = v2.sub(P29_2).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d2 = dk.and(mask);
+            ek = v2.sub(TWO_P29_2).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e2 = ek.and(mask);
+            dk = v3.sub(P29_3).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d3 = dk.and(mask);
+            ek = v3.sub(TWO_P29_3).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e3 = ek.and(mask);
+            dk = v4.sub(P29_4).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d4 = dk.and(mask);
+            ek = v4.sub(TWO_P29_4).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e4 = ek.and(mask);
+            dk = v5.sub(P29_5).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d5 = dk.and(mask);
+            ek = v5.sub(TWO_P29_5).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e5 = ek.and(mask);
+            dk = v6.sub(P29_6).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d6 = dk.and(mask);
+            ek = v6.sub(TWO_P29_6).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e6 = ek.and(mask);
+            dk = v7.sub(P29_7).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d7 = dk.and(mask);
+            ek = v7.sub(TWO_P29_7).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e7 = ek.and(mask);
+            dk = v8.sub(P29_8).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d8 = dk.and(mask);
+            ek = v8.sub(TWO_P29_8).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e8 = ek.and(mask);
+            VectorMask<Long> atLeastP = cd.compare(VectorOperators.EQ, 0L);
+            VectorMask<Long> atLeast2P = ce.compare(VectorOperators.EQ, 0L);
+            v0 = v0.blend(d0, atLeastP).blend(e0, atLeast2P);
+            v1 = v1.blend(d1, atLeastP).blend(e1, atLeast2P);
+            v2 = v2.blend(d2, atLeastP).blend(e2, atLeast2P);
+            v3 = v3.blend(d3, atLeastP).blend(e3, atLeast2P);
+            v4 = v4.blend(d4, atLeastP).blend(e4, atLeast2P);
+            v5 = v5.blend(d5, atLeastP).blend(e5, atLeast2P);
+            v6 = v6.blend(d6, atLeastP).blend(e6, atLeast2P);
+            v7 = v7.blend(d7, atLeastP).blend(e7, atLeast2P);
+            v8 = v8.blend(d8, atLeastP).blend(e8, atLeast2P);
+            LongVector w0 = v0.or(v1.lanewise(VectorOperators.LSHL, 29)).or(v2.lanewise(VectorOperators.LSHL, 58));
+            LongVector w1 = v2.lanewise(VectorOperators.LSHR, 6).or(v3.lanewise(VectorOperators.LSHL, 23)).or(v4.lanewise(VectorOperators.LSHL, 52));
+            LongVector w2 = v4.lanewise(VectorOperators.LSHR, 12).or(v5.lanewise(VectorOperators.LSHL, 17)).or(v6.lanewise(VectorOperators.LSHL, 46));
+            LongVector w3 = v6.lanewise(VectorOperators.LSHR, 18).or(v7.lanewise(VectorOperators.LSHL, 11)).or(v8.lanewise(VectorOperators.LSHL, 40));
+            int n = count - g;
+            long[] out = n >= LANES ? dst : partial;
+            int o = n >= LANES ? dstOff + 4 * g : 0;
+            w0.intoArray(out, o, ELEMENT_STARTS, 0);
+            w1.intoArray(out, o + 1, ELEMENT_STARTS, 0);
+            w2.intoArray(out, o + 2, ELEMENT_STARTS, 0);
+            w3.intoArray(out, o + 3, ELEMENT_STARTS, 0);
+            if (n < LANES) {
+                System.arraycopy(partial, 0, dst, dstOff + 4 * g, 4 * n);
             }
         }
     }
@@ -453,18 +545,5 @@ public final class LaneMontgomery {
         r[ro + 1] = (w1 & keepW) | (d1 & keepD) | (e1 & keepE);
         r[ro + 2] = (w2 & keepW) | (d2 & keepD) | (e2 & keepE);
         r[ro + 3] = (w3 & keepW) | (d3 & keepD) | (e3 & keepE);
-    }
-
-    /** r = w − p if w ≥ p else w. */
-    private void reduceOnce(long w0, long w1, long w2, long w3, long[] r, int ro) {
-        long d0 = w0 - p[0]; long br = Montgomery.borrowOut(w0, p[0], d0);
-        long d1 = w1 - p[1] - br; br = Montgomery.borrowOut(w1, p[1], d1);
-        long d2 = w2 - p[2] - br; br = Montgomery.borrowOut(w2, p[2], d2);
-        long d3 = w3 - p[3] - br; br = Montgomery.borrowOut(w3, p[3], d3);
-        long keep = -br; // all ones when w < p
-        r[ro] = d0 ^ ((w0 ^ d0) & keep);
-        r[ro + 1] = d1 ^ ((w1 ^ d1) & keep);
-        r[ro + 2] = d2 ^ ((w2 ^ d2) & keep);
-        r[ro + 3] = d3 ^ ((w3 ^ d3) & keep);
     }
 }
