@@ -60,11 +60,28 @@ def mul_body():
     return "\n".join(o)
 
 
+def load_body():
+    ind = "            "
+    return "\n".join(f"{ind}LongVector v{k} = LongVector.fromArray(SPECIES, src, {k} * stride + e);" for k in range(N))
+
+
+def divide_body():
+    """v ← (v + k·p) / 2^5: add k·p limbwise, carry-normalise, shift the limbs right by 5 bits."""
+    o = []
+    ind = "            "
+    o.append(f"{ind}LongVector carry = LongVector.zero(SPECIES), x;")
+    for k in range(N):
+        o.append(f"{ind}x = v{k}.add(k.mul(P29_{k})).add(carry); carry = x.lanewise(VectorOperators.LSHR, {W}); v{k} = x.and(mask);")
+    o.append(f"{ind}// the value is below 2^259 + 2^5·p < 2^261: no carry leaves limb 8; the low 5 bits are zero")
+    for k in range(N - 1):
+        o.append(f"{ind}v{k} = v{k}.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v{k + 1}.lanewise(VectorOperators.LSHL, {W} - SCALE_BITS).and(mask));")
+    o.append(f"{ind}v{N - 1} = v{N - 1}.lanewise(VectorOperators.LSHR, SCALE_BITS);")
+    return "\n".join(o)
+
+
 def reduce_body():
     o = []
     ind = "            "
-    for k in range(N):
-        o.append(f"{ind}LongVector v{k} = LongVector.fromArray(SPECIES, src, {k} * stride + e);")
     o.append(f"{ind}LongVector cd = LongVector.zero(SPECIES), ce = cd, dk, ek;")
     for k in range(N):
         o.append(f"{ind}dk = v{k}.sub(P29_{k}).add(cd); cd = dk.lanewise(VectorOperators.ASHR, {W}); LongVector d{k} = dk.and(mask);")
@@ -80,11 +97,42 @@ def reduce_body():
     return "\n".join(o)
 
 
+SCATTER = """            int n = count - g;
+            long[] out = n >= LANES ? dst : partial;
+            int o = n >= LANES ? dstOff + elementStride * g : 0;
+            w0.intoArray(out, o, starts, 0);
+            w1.intoArray(out, o + 1, starts, 0);
+            w2.intoArray(out, o + 2, starts, 0);
+            w3.intoArray(out, o + 3, starts, 0);
+            for (int j = 0; n < LANES && j < n; j++) {
+                System.arraycopy(partial, elementStride * j, dst, dstOff + elementStride * (g + j), 4);
+            }"""
+
+
+def add_body(sub):
+    o = []
+    ind = "        "
+    for k in range(N):
+        a = f"LongVector.fromArray(SPECIES, a, {k} * stride + ae)"
+        b = f"LongVector.fromArray(SPECIES, b, {k} * stride + be)"
+        if sub:
+            o.append(f"{ind}x = {a}.sub({b}).add(seventeenP29[{k}]).add(c); c = x.lanewise(VectorOperators.ASHR, {W});")
+        else:
+            o.append(f"{ind}x = {a}.add({b}).add(c); c = x.lanewise(VectorOperators.LSHR, {W});")
+        if k < N - 1:
+            o.append(f"{ind}x.and(mask).intoArray(r, {k} * stride + re);")
+        else:
+            o.append(f"{ind}x.intoArray(r, {k} * stride + re);")
+    return "\n".join(o)
+
+
 def main():
     consts = f"        LongVector PINV = {lo32('LongVector.broadcast(SPECIES, pInv29)')};\n"
     consts += "\n".join(f"        LongVector P{j} = {lo32(f'LongVector.broadcast(SPECIES, p29[{j}])')};" for j in range(N))
-    pconsts = "\n".join(f"        LongVector P29_{k} = LongVector.broadcast(SPECIES, p29[{k}]), TWO_P29_{k} = LongVector.broadcast(SPECIES, twoP29[{k}]);" for k in range(N))
-    print(TEMPLATE.replace("@PCONSTS@", pconsts).replace("@REDUCE@", reduce_body()).replace("@CONSTS@", consts).replace("@BODY@", mul_body())
+    pconsts = "\n".join(f"        LongVector P29_{k} = LongVector.broadcast(SPECIES, p29[{k}]).and(LO32), TWO_P29_{k} = LongVector.broadcast(SPECIES, twoP29[{k}]);" for k in range(N))
+    print(TEMPLATE.replace("@PCONSTS@", pconsts).replace("@REDUCE@", reduce_body()).replace("@LOAD@", load_body())
+          .replace("@DIVIDE@", divide_body()).replace("@SCATTER@", SCATTER)
+          .replace("@ADD@", add_body(False)).replace("@SUB@", add_body(True)).replace("@CONSTS@", consts).replace("@BODY@", mul_body())
           .replace("@TVARS@", ", ".join(f"t{j}" for j in range(N)))
           .replace("@VARIANT@", "plain (no operand masks)" if PLAIN else "masked operands"))
 
@@ -128,13 +176,12 @@ public final class LaneMontgomery {
     private static final int SCALE_BITS = LIMB_BITS * LIMBS - 256;
 
     private final PrimeField field;
-    private final long[] p;
-    /** 2p in 4 limbs (below 2^255). */
-    private final long[] twoP;
     /** p in 29-bit limbs. */
     private final long[] p29;
     /** 2p in 29-bit limbs. */
     private final long[] twoP29;
+    /** 17p in 29-bit limbs (the offset of {@link #subGroup}). */
+    private final long[] seventeenP29;
     /** −p⁻¹ mod 2^29. */
     private final long pInv29;
 
@@ -144,8 +191,6 @@ public final class LaneMontgomery {
             throw new IllegalArgumentException(field.name() + ": lane Montgomery needs a 254-bit modulus");
         }
         this.field = field;
-        this.p = field.modulusLimbs();
-        this.twoP = PrimeField.toLimbs(field.modulus().shiftLeft(1), 4);
         this.p29 = new long[LIMBS];
         BigInteger m = field.modulus();
         for (int k = 0; k < LIMBS; k++) {
@@ -154,6 +199,10 @@ public final class LaneMontgomery {
         this.twoP29 = new long[LIMBS];
         for (int k = 0; k < LIMBS; k++) {
             twoP29[k] = m.shiftLeft(1).shiftRight(LIMB_BITS * k).longValue() & LIMB_MASK;
+        }
+        this.seventeenP29 = new long[LIMBS];
+        for (int k = 0; k < LIMBS; k++) {
+            seventeenP29[k] = m.multiply(BigInteger.valueOf(17)).shiftRight(LIMB_BITS * k).longValue() & LIMB_MASK;
         }
         this.pInv29 = field.montgomeryInverse() & LIMB_MASK;
     }
@@ -188,17 +237,41 @@ public final class LaneMontgomery {
 @BODY@
     }
 
+    /** Lane indices of the first words of LANES consecutive elements 4 longs apart (𝔽q) or 8 (a coefficient of 𝔽q²). */
+    private static final int[] STARTS_4 = starts(4), STARTS_8 = starts(8);
+
+    private static int[] starts(int elementStride) {
+        int[] r = new int[LANES];
+        for (int i = 0; i < LANES; i++) {
+            r[i] = elementStride * i;
+        }
+        return r;
+    }
+
+    private static int[] startsFor(int elementStride) {
+        return elementStride == 4 ? STARTS_4 : elementStride == 8 ? STARTS_8 : starts(elementStride);
+    }
+
     /**
      * Converts {@code count} elements in 64-bit Montgomery form (4 limbs each, from {@code src[srcOff]}) to lane
      * form at lane index {@code to} onwards.
      */
     public void toLanes(long[] src, int srcOff, int count, long[] dst, int stride, int to) {
+        toLanes(src, srcOff, 4, count, dst, stride, to);
+    }
+
+    /**
+     * As {@link #toLanes(long[], int, int, long[], int, int)} for elements {@code elementStride} longs apart: 8 with
+     * {@code srcOff} at c0 or c1 converts one coefficient of 𝔽q² elements.
+     */
+    public void toLanes(long[] src, int srcOff, int elementStride, int count, long[] dst, int stride, int to) {
+        int[] starts = startsFor(elementStride);
         int whole = count - count % LANES;
         for (int g = 0; g < whole; g += LANES) {
-            splitGroup(src, srcOff + 4 * g, SCALE_BITS, dst, stride, to + g);
+            splitGroup(src, srcOff + elementStride * g, starts, SCALE_BITS, dst, stride, to + g);
         }
         for (int i = whole; i < count; i++) {
-            int s = srcOff + 4 * i;
+            int s = srcOff + elementStride * i;
             long x0 = src[s], x1 = src[s + 1], x2 = src[s + 2], x3 = src[s + 3];
             // y = x·2^5 in five words; limb k is bits [29k, 29k + 29) of y
             long y0 = x0 << SCALE_BITS;
@@ -210,18 +283,15 @@ public final class LaneMontgomery {
         }
     }
 
-    /** Lane indices of the words of LANES consecutive 4-limb elements: 0, 4, 8, … */
-    private static final int[] ELEMENT_STARTS = java.util.stream.IntStream.range(0, LANES).map(i -> 4 * i).toArray();
-
     /**
-     * {@link #split} for LANES consecutive 4-limb elements at {@code src[s]} at once, of x·2^shift (shift 0 or
-     * {@link #SCALE_BITS}): the words are gathered into vectors (one gather per word), the limbs stored as vectors.
+     * {@link #split} for LANES elements whose first words are at {@code src[s + starts[i]]}, of x·2^shift (shift 0
+     * or {@link #SCALE_BITS}): the words are gathered into vectors (one gather per word), the limbs stored as vectors.
      */
-    private static void splitGroup(long[] src, int s, int shift, long[] dst, int stride, int d) {
-        LongVector x0 = LongVector.fromArray(SPECIES, src, s, ELEMENT_STARTS, 0);
-        LongVector x1 = LongVector.fromArray(SPECIES, src, s + 1, ELEMENT_STARTS, 0);
-        LongVector x2 = LongVector.fromArray(SPECIES, src, s + 2, ELEMENT_STARTS, 0);
-        LongVector x3 = LongVector.fromArray(SPECIES, src, s + 3, ELEMENT_STARTS, 0);
+    private static void splitGroup(long[] src, int s, int[] starts, int shift, long[] dst, int stride, int d) {
+        LongVector x0 = LongVector.fromArray(SPECIES, src, s, starts, 0);
+        LongVector x1 = LongVector.fromArray(SPECIES, src, s + 1, starts, 0);
+        LongVector x2 = LongVector.fromArray(SPECIES, src, s + 2, starts, 0);
+        LongVector x3 = LongVector.fromArray(SPECIES, src, s + 3, starts, 0);
         LongVector y0 = x0, y1 = x1, y2 = x2, y3 = x3, y4 = LongVector.zero(SPECIES);
         if (shift != 0) {
             y0 = x0.lanewise(VectorOperators.LSHL, shift);
@@ -249,35 +319,30 @@ public final class LaneMontgomery {
     /**
      * Converts {@code count} lane-form elements from lane index {@code from} back to reduced 64-bit Montgomery form at
      * {@code dst[dstOff]}: v·2^-5 mod p, by v + k·p with k = −v·p⁻¹ mod 2^5, exactly divisible by 2^5, then a
-     * reduction from below 3p ((2^259 + 31p)/32 &lt; 2^254 + p &lt; 3p for p &gt; 2^253).
+     * reduction from below 3p ((2^259 + 31p)/32 &lt; 2^254 + p &lt; 3p for p &gt; 2^253). Reads whole vectors (see
+     * {@link #fromPlainLanes}).
      */
     public void fromLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff) {
-        long p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];
-        long inv = field.montgomeryInverse();
-        for (int i = 0; i < count; i++) {
-            int s = from + i;
-            long l0 = src[s], l1 = src[stride + s], l2 = src[2 * stride + s], l3 = src[3 * stride + s];
-            long l4 = src[4 * stride + s], l5 = src[5 * stride + s], l6 = src[6 * stride + s];
-            long l7 = src[7 * stride + s], l8 = src[8 * stride + s];
-            long v0 = l0 | (l1 << 29) | (l2 << 58);
-            long v1 = (l2 >>> 6) | (l3 << 23) | (l4 << 52);
-            long v2 = (l4 >>> 12) | (l5 << 17) | (l6 << 46);
-            long v3 = (l6 >>> 18) | (l7 << 11) | (l8 << 40);
-            long v4 = l8 >>> 24;
-            long k = (v0 * inv) & ((1L << SCALE_BITS) - 1);
-            // u = v + k·p (k < 32, so each k·p_j fits 69 bits: low word plus a small high word)
-            long lo, hi, u, c;
-            lo = k * p0; hi = Math.unsignedMultiplyHigh(k, p0); u = v0 + lo; c = hi + Montgomery.carry(u, lo); long u0 = u;
-            lo = k * p1; hi = Math.unsignedMultiplyHigh(k, p1); u = v1 + lo; hi += Montgomery.carry(u, lo); lo = u; u = lo + c; hi += Montgomery.carry(u, lo); c = hi; long u1 = u;
-            lo = k * p2; hi = Math.unsignedMultiplyHigh(k, p2); u = v2 + lo; hi += Montgomery.carry(u, lo); lo = u; u = lo + c; hi += Montgomery.carry(u, lo); c = hi; long u2 = u;
-            lo = k * p3; hi = Math.unsignedMultiplyHigh(k, p3); u = v3 + lo; hi += Montgomery.carry(u, lo); lo = u; u = lo + c; hi += Montgomery.carry(u, lo); c = hi; long u3 = u;
-            long u4 = v4 + c;
-            long w0 = (u0 >>> SCALE_BITS) | (u1 << (64 - SCALE_BITS));
-            long w1 = (u1 >>> SCALE_BITS) | (u2 << (64 - SCALE_BITS));
-            long w2 = (u2 >>> SCALE_BITS) | (u3 << (64 - SCALE_BITS));
-            long w3 = (u3 >>> SCALE_BITS) | (u4 << (64 - SCALE_BITS));
-            int d = dstOff + 4 * i;
-            reduceBelow3p(w0, w1, w2, w3, dst, d);
+        fromLanes(src, stride, from, count, dst, dstOff, 4);
+    }
+
+    /** As {@link #fromLanes(long[], int, int, int, long[], int)}, writing elements {@code elementStride} longs apart. */
+    public void fromLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff, int elementStride) {
+        LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
+        LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
+        LongVector PINV = LongVector.broadcast(SPECIES, pInv29).and(LO32);
+@PCONSTS@
+        int[] starts = startsFor(elementStride);
+        long[] partial = new long[elementStride * LANES];
+        for (int g = 0; g < count; g += LANES) {
+            int e = from + g;
+@LOAD@
+            // k = −v·p⁻¹ mod 2^5 (the shift pair keeps 5 bits in a form that tells C2 the upper half is zero)
+            LongVector k = v0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 64 - SCALE_BITS)
+                    .lanewise(VectorOperators.LSHR, 64 - SCALE_BITS);
+@DIVIDE@
+@REDUCE@
+@SCATTER@
         }
     }
 
@@ -289,7 +354,7 @@ public final class LaneMontgomery {
     public void toPlainLanes(long[] src, int srcOff, int count, long[] dst, int stride, int to) {
         int whole = count - count % LANES;
         for (int g = 0; g < whole; g += LANES) {
-            splitGroup(src, srcOff + 4 * g, 0, dst, stride, to + g);
+            splitGroup(src, srcOff + 4 * g, STARTS_4, 0, dst, stride, to + g);
         }
         for (int i = whole; i < count; i++) {
             int s = srcOff + 4 * i;
@@ -307,22 +372,34 @@ public final class LaneMontgomery {
         // arithmetic shift), the smallest non-negative of v, v − p, v − 2p chosen by lane masks, packed into
         // 64-bit words and scattered to the elements; a partial last vector goes through a small buffer.
         LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
+        LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
 @PCONSTS@
+        int elementStride = 4;
+        int[] starts = STARTS_4;
         long[] partial = new long[4 * LANES];
         for (int g = 0; g < count; g += LANES) {
             int e = from + g;
+@LOAD@
 @REDUCE@
-            int n = count - g;
-            long[] out = n >= LANES ? dst : partial;
-            int o = n >= LANES ? dstOff + 4 * g : 0;
-            w0.intoArray(out, o, ELEMENT_STARTS, 0);
-            w1.intoArray(out, o + 1, ELEMENT_STARTS, 0);
-            w2.intoArray(out, o + 2, ELEMENT_STARTS, 0);
-            w3.intoArray(out, o + 3, ELEMENT_STARTS, 0);
-            if (n < LANES) {
-                System.arraycopy(partial, 0, dst, dstOff + 4 * g, 4 * n);
-            }
+@SCATTER@
         }
+    }
+
+    /** r = a + b for one vector of lane-form values (normalised limbs); the caller keeps the sum below 2^259. */
+    public void addGroup(long[] a, int ae, long[] b, int be, long[] r, int re, int stride) {
+        LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
+        LongVector c = LongVector.zero(SPECIES), x;
+@ADD@
+    }
+
+    /**
+     * r = a − b + 17p for one vector of lane-form values: ≡ a − b, non-negative for b below 17p (every
+     * {@link #mulGroup} result: 2^257 + p &lt; 17p for p &gt; 2^253), and below 2^259 when a is a product too.
+     */
+    public void subGroup(long[] a, int ae, long[] b, int be, long[] r, int re, int stride) {
+        LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
+        LongVector c = LongVector.zero(SPECIES), x;
+@SUB@
     }
 
     /**
@@ -350,28 +427,6 @@ public final class LaneMontgomery {
         dst[6 * stride + d] = ((y2 >>> 46) | (y3 << 18)) & LIMB_MASK;
         dst[7 * stride + d] = (y3 >>> 11) & LIMB_MASK;
         dst[8 * stride + d] = ((y3 >>> 40) | (y4 << 24)) & LIMB_MASK;
-    }
-
-    /**
-     * r = w mod p for w &lt; 3p: w − p and w − 2p computed side by side (independent borrow chains, no store and
-     * reload between two conditional subtractions), the smallest non-negative one kept.
-     */
-    private void reduceBelow3p(long w0, long w1, long w2, long w3, long[] r, int ro) {
-        long d0 = w0 - p[0]; long br = Montgomery.borrowOut(w0, p[0], d0);
-        long d1 = w1 - p[1] - br; br = Montgomery.borrowOut(w1, p[1], d1);
-        long d2 = w2 - p[2] - br; br = Montgomery.borrowOut(w2, p[2], d2);
-        long d3 = w3 - p[3] - br; br = Montgomery.borrowOut(w3, p[3], d3);
-        long e0 = w0 - twoP[0]; long bt = Montgomery.borrowOut(w0, twoP[0], e0);
-        long e1 = w1 - twoP[1] - bt; bt = Montgomery.borrowOut(w1, twoP[1], e1);
-        long e2 = w2 - twoP[2] - bt; bt = Montgomery.borrowOut(w2, twoP[2], e2);
-        long e3 = w3 - twoP[3] - bt; bt = Montgomery.borrowOut(w3, twoP[3], e3);
-        long keepW = -br;                // w < p
-        long keepD = -bt & ~keepW;       // p ≤ w < 2p
-        long keepE = ~(keepW | keepD);   // 2p ≤ w
-        r[ro] = (w0 & keepW) | (d0 & keepD) | (e0 & keepE);
-        r[ro + 1] = (w1 & keepW) | (d1 & keepD) | (e1 & keepE);
-        r[ro + 2] = (w2 & keepW) | (d2 & keepD) | (e2 & keepE);
-        r[ro + 3] = (w3 & keepW) | (d3 & keepD) | (e3 & keepE);
     }
 }'''
 

@@ -37,13 +37,12 @@ public final class LaneMontgomery {
     private static final int SCALE_BITS = LIMB_BITS * LIMBS - 256;
 
     private final PrimeField field;
-    private final long[] p;
-    /** 2p in 4 limbs (below 2^255). */
-    private final long[] twoP;
     /** p in 29-bit limbs. */
     private final long[] p29;
     /** 2p in 29-bit limbs. */
     private final long[] twoP29;
+    /** 17p in 29-bit limbs (the offset of {@link #subGroup}). */
+    private final long[] seventeenP29;
     /** −p⁻¹ mod 2^29. */
     private final long pInv29;
 
@@ -53,8 +52,6 @@ public final class LaneMontgomery {
             throw new IllegalArgumentException(field.name() + ": lane Montgomery needs a 254-bit modulus");
         }
         this.field = field;
-        this.p = field.modulusLimbs();
-        this.twoP = PrimeField.toLimbs(field.modulus().shiftLeft(1), 4);
         this.p29 = new long[LIMBS];
         BigInteger m = field.modulus();
         for (int k = 0; k < LIMBS; k++) {
@@ -63,6 +60,10 @@ public final class LaneMontgomery {
         this.twoP29 = new long[LIMBS];
         for (int k = 0; k < LIMBS; k++) {
             twoP29[k] = m.shiftLeft(1).shiftRight(LIMB_BITS * k).longValue() & LIMB_MASK;
+        }
+        this.seventeenP29 = new long[LIMBS];
+        for (int k = 0; k < LIMBS; k++) {
+            seventeenP29[k] = m.multiply(BigInteger.valueOf(17)).shiftRight(LIMB_BITS * k).longValue() & LIMB_MASK;
         }
         this.pInv29 = field.montgomeryInverse() & LIMB_MASK;
     }
@@ -311,17 +312,41 @@ public final class LaneMontgomery {
         t7.lanewise(VectorOperators.LSHR, 29).intoArray(r, 8 * stride + re);
     }
 
+    /** Lane indices of the first words of LANES consecutive elements 4 longs apart (𝔽q) or 8 (a coefficient of 𝔽q²). */
+    private static final int[] STARTS_4 = starts(4), STARTS_8 = starts(8);
+
+    private static int[] starts(int elementStride) {
+        int[] r = new int[LANES];
+        for (int i = 0; i < LANES; i++) {
+            r[i] = elementStride * i;
+        }
+        return r;
+    }
+
+    private static int[] startsFor(int elementStride) {
+        return elementStride == 4 ? STARTS_4 : elementStride == 8 ? STARTS_8 : starts(elementStride);
+    }
+
     /**
      * Converts {@code count} elements in 64-bit Montgomery form (4 limbs each, from {@code src[srcOff]}) to lane
      * form at lane index {@code to} onwards.
      */
     public void toLanes(long[] src, int srcOff, int count, long[] dst, int stride, int to) {
+        toLanes(src, srcOff, 4, count, dst, stride, to);
+    }
+
+    /**
+     * As {@link #toLanes(long[], int, int, long[], int, int)} for elements {@code elementStride} longs apart: 8 with
+     * {@code srcOff} at c0 or c1 converts one coefficient of 𝔽q² elements.
+     */
+    public void toLanes(long[] src, int srcOff, int elementStride, int count, long[] dst, int stride, int to) {
+        int[] starts = startsFor(elementStride);
         int whole = count - count % LANES;
         for (int g = 0; g < whole; g += LANES) {
-            splitGroup(src, srcOff + 4 * g, SCALE_BITS, dst, stride, to + g);
+            splitGroup(src, srcOff + elementStride * g, starts, SCALE_BITS, dst, stride, to + g);
         }
         for (int i = whole; i < count; i++) {
-            int s = srcOff + 4 * i;
+            int s = srcOff + elementStride * i;
             long x0 = src[s], x1 = src[s + 1], x2 = src[s + 2], x3 = src[s + 3];
             // y = x·2^5 in five words; limb k is bits [29k, 29k + 29) of y
             long y0 = x0 << SCALE_BITS;
@@ -333,18 +358,15 @@ public final class LaneMontgomery {
         }
     }
 
-    /** Lane indices of the words of LANES consecutive 4-limb elements: 0, 4, 8, … */
-    private static final int[] ELEMENT_STARTS = java.util.stream.IntStream.range(0, LANES).map(i -> 4 * i).toArray();
-
     /**
-     * {@link #split} for LANES consecutive 4-limb elements at {@code src[s]} at once, of x·2^shift (shift 0 or
-     * {@link #SCALE_BITS}): the words are gathered into vectors (one gather per word), the limbs stored as vectors.
+     * {@link #split} for LANES elements whose first words are at {@code src[s + starts[i]]}, of x·2^shift (shift 0
+     * or {@link #SCALE_BITS}): the words are gathered into vectors (one gather per word), the limbs stored as vectors.
      */
-    private static void splitGroup(long[] src, int s, int shift, long[] dst, int stride, int d) {
-        LongVector x0 = LongVector.fromArray(SPECIES, src, s, ELEMENT_STARTS, 0);
-        LongVector x1 = LongVector.fromArray(SPECIES, src, s + 1, ELEMENT_STARTS, 0);
-        LongVector x2 = LongVector.fromArray(SPECIES, src, s + 2, ELEMENT_STARTS, 0);
-        LongVector x3 = LongVector.fromArray(SPECIES, src, s + 3, ELEMENT_STARTS, 0);
+    private static void splitGroup(long[] src, int s, int[] starts, int shift, long[] dst, int stride, int d) {
+        LongVector x0 = LongVector.fromArray(SPECIES, src, s, starts, 0);
+        LongVector x1 = LongVector.fromArray(SPECIES, src, s + 1, starts, 0);
+        LongVector x2 = LongVector.fromArray(SPECIES, src, s + 2, starts, 0);
+        LongVector x3 = LongVector.fromArray(SPECIES, src, s + 3, starts, 0);
         LongVector y0 = x0, y1 = x1, y2 = x2, y3 = x3, y4 = LongVector.zero(SPECIES);
         if (shift != 0) {
             y0 = x0.lanewise(VectorOperators.LSHL, shift);
@@ -372,35 +394,107 @@ public final class LaneMontgomery {
     /**
      * Converts {@code count} lane-form elements from lane index {@code from} back to reduced 64-bit Montgomery form at
      * {@code dst[dstOff]}: v·2^-5 mod p, by v + k·p with k = −v·p⁻¹ mod 2^5, exactly divisible by 2^5, then a
-     * reduction from below 3p ((2^259 + 31p)/32 &lt; 2^254 + p &lt; 3p for p &gt; 2^253).
+     * reduction from below 3p ((2^259 + 31p)/32 &lt; 2^254 + p &lt; 3p for p &gt; 2^253). Reads whole vectors (see
+     * {@link #fromPlainLanes}).
      */
     public void fromLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff) {
-        long p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];
-        long inv = field.montgomeryInverse();
-        for (int i = 0; i < count; i++) {
-            int s = from + i;
-            long l0 = src[s], l1 = src[stride + s], l2 = src[2 * stride + s], l3 = src[3 * stride + s];
-            long l4 = src[4 * stride + s], l5 = src[5 * stride + s], l6 = src[6 * stride + s];
-            long l7 = src[7 * stride + s], l8 = src[8 * stride + s];
-            long v0 = l0 | (l1 << 29) | (l2 << 58);
-            long v1 = (l2 >>> 6) | (l3 << 23) | (l4 << 52);
-            long v2 = (l4 >>> 12) | (l5 << 17) | (l6 << 46);
-            long v3 = (l6 >>> 18) | (l7 << 11) | (l8 << 40);
-            long v4 = l8 >>> 24;
-            long k = (v0 * inv) & ((1L << SCALE_BITS) - 1);
-            // u = v + k·p (k < 32, so each k·p_j fits 69 bits: low word plus a small high word)
-            long lo, hi, u, c;
-            lo = k * p0; hi = Math.unsignedMultiplyHigh(k, p0); u = v0 + lo; c = hi + Montgomery.carry(u, lo); long u0 = u;
-            lo = k * p1; hi = Math.unsignedMultiplyHigh(k, p1); u = v1 + lo; hi += Montgomery.carry(u, lo); lo = u; u = lo + c; hi += Montgomery.carry(u, lo); c = hi; long u1 = u;
-            lo = k * p2; hi = Math.unsignedMultiplyHigh(k, p2); u = v2 + lo; hi += Montgomery.carry(u, lo); lo = u; u = lo + c; hi += Montgomery.carry(u, lo); c = hi; long u2 = u;
-            lo = k * p3; hi = Math.unsignedMultiplyHigh(k, p3); u = v3 + lo; hi += Montgomery.carry(u, lo); lo = u; u = lo + c; hi += Montgomery.carry(u, lo); c = hi; long u3 = u;
-            long u4 = v4 + c;
-            long w0 = (u0 >>> SCALE_BITS) | (u1 << (64 - SCALE_BITS));
-            long w1 = (u1 >>> SCALE_BITS) | (u2 << (64 - SCALE_BITS));
-            long w2 = (u2 >>> SCALE_BITS) | (u3 << (64 - SCALE_BITS));
-            long w3 = (u3 >>> SCALE_BITS) | (u4 << (64 - SCALE_BITS));
-            int d = dstOff + 4 * i;
-            reduceBelow3p(w0, w1, w2, w3, dst, d);
+        fromLanes(src, stride, from, count, dst, dstOff, 4);
+    }
+
+    /** As {@link #fromLanes(long[], int, int, int, long[], int)}, writing elements {@code elementStride} longs apart. */
+    public void fromLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff, int elementStride) {
+        LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
+        LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
+        LongVector PINV = LongVector.broadcast(SPECIES, pInv29).and(LO32);
+        LongVector P29_0 = LongVector.broadcast(SPECIES, p29[0]).and(LO32), TWO_P29_0 = LongVector.broadcast(SPECIES, twoP29[0]);
+        LongVector P29_1 = LongVector.broadcast(SPECIES, p29[1]).and(LO32), TWO_P29_1 = LongVector.broadcast(SPECIES, twoP29[1]);
+        LongVector P29_2 = LongVector.broadcast(SPECIES, p29[2]).and(LO32), TWO_P29_2 = LongVector.broadcast(SPECIES, twoP29[2]);
+        LongVector P29_3 = LongVector.broadcast(SPECIES, p29[3]).and(LO32), TWO_P29_3 = LongVector.broadcast(SPECIES, twoP29[3]);
+        LongVector P29_4 = LongVector.broadcast(SPECIES, p29[4]).and(LO32), TWO_P29_4 = LongVector.broadcast(SPECIES, twoP29[4]);
+        LongVector P29_5 = LongVector.broadcast(SPECIES, p29[5]).and(LO32), TWO_P29_5 = LongVector.broadcast(SPECIES, twoP29[5]);
+        LongVector P29_6 = LongVector.broadcast(SPECIES, p29[6]).and(LO32), TWO_P29_6 = LongVector.broadcast(SPECIES, twoP29[6]);
+        LongVector P29_7 = LongVector.broadcast(SPECIES, p29[7]).and(LO32), TWO_P29_7 = LongVector.broadcast(SPECIES, twoP29[7]);
+        LongVector P29_8 = LongVector.broadcast(SPECIES, p29[8]).and(LO32), TWO_P29_8 = LongVector.broadcast(SPECIES, twoP29[8]);
+        int[] starts = startsFor(elementStride);
+        long[] partial = new long[elementStride * LANES];
+        for (int g = 0; g < count; g += LANES) {
+            int e = from + g;
+            LongVector v0 = LongVector.fromArray(SPECIES, src, 0 * stride + e);
+            LongVector v1 = LongVector.fromArray(SPECIES, src, 1 * stride + e);
+            LongVector v2 = LongVector.fromArray(SPECIES, src, 2 * stride + e);
+            LongVector v3 = LongVector.fromArray(SPECIES, src, 3 * stride + e);
+            LongVector v4 = LongVector.fromArray(SPECIES, src, 4 * stride + e);
+            LongVector v5 = LongVector.fromArray(SPECIES, src, 5 * stride + e);
+            LongVector v6 = LongVector.fromArray(SPECIES, src, 6 * stride + e);
+            LongVector v7 = LongVector.fromArray(SPECIES, src, 7 * stride + e);
+            LongVector v8 = LongVector.fromArray(SPECIES, src, 8 * stride + e);
+            // k = −v·p⁻¹ mod 2^5 (the shift pair keeps 5 bits in a form that tells C2 the upper half is zero)
+            LongVector k = v0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 64 - SCALE_BITS)
+                    .lanewise(VectorOperators.LSHR, 64 - SCALE_BITS);
+            LongVector carry = LongVector.zero(SPECIES), x;
+            x = v0.add(k.mul(P29_0)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v0 = x.and(mask);
+            x = v1.add(k.mul(P29_1)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v1 = x.and(mask);
+            x = v2.add(k.mul(P29_2)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v2 = x.and(mask);
+            x = v3.add(k.mul(P29_3)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v3 = x.and(mask);
+            x = v4.add(k.mul(P29_4)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v4 = x.and(mask);
+            x = v5.add(k.mul(P29_5)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v5 = x.and(mask);
+            x = v6.add(k.mul(P29_6)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v6 = x.and(mask);
+            x = v7.add(k.mul(P29_7)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v7 = x.and(mask);
+            x = v8.add(k.mul(P29_8)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v8 = x.and(mask);
+            // the value is below 2^259 + 2^5·p < 2^261: no carry leaves limb 8; the low 5 bits are zero
+            v0 = v0.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v1.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+            v1 = v1.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v2.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+            v2 = v2.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v3.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+            v3 = v3.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v4.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+            v4 = v4.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v5.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+            v5 = v5.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v6.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+            v6 = v6.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v7.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+            v7 = v7.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v8.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+            v8 = v8.lanewise(VectorOperators.LSHR, SCALE_BITS);
+            LongVector cd = LongVector.zero(SPECIES), ce = cd, dk, ek;
+            dk = v0.sub(P29_0).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d0 = dk.and(mask);
+            ek = v0.sub(TWO_P29_0).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e0 = ek.and(mask);
+            dk = v1.sub(P29_1).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d1 = dk.and(mask);
+            ek = v1.sub(TWO_P29_1).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e1 = ek.and(mask);
+            dk = v2.sub(P29_2).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d2 = dk.and(mask);
+            ek = v2.sub(TWO_P29_2).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e2 = ek.and(mask);
+            dk = v3.sub(P29_3).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d3 = dk.and(mask);
+            ek = v3.sub(TWO_P29_3).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e3 = ek.and(mask);
+            dk = v4.sub(P29_4).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d4 = dk.and(mask);
+            ek = v4.sub(TWO_P29_4).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e4 = ek.and(mask);
+            dk = v5.sub(P29_5).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d5 = dk.and(mask);
+            ek = v5.sub(TWO_P29_5).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e5 = ek.and(mask);
+            dk = v6.sub(P29_6).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d6 = dk.and(mask);
+            ek = v6.sub(TWO_P29_6).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e6 = ek.and(mask);
+            dk = v7.sub(P29_7).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d7 = dk.and(mask);
+            ek = v7.sub(TWO_P29_7).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e7 = ek.and(mask);
+            dk = v8.sub(P29_8).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d8 = dk.and(mask);
+            ek = v8.sub(TWO_P29_8).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e8 = ek.and(mask);
+            VectorMask<Long> atLeastP = cd.compare(VectorOperators.EQ, 0L);
+            VectorMask<Long> atLeast2P = ce.compare(VectorOperators.EQ, 0L);
+            v0 = v0.blend(d0, atLeastP).blend(e0, atLeast2P);
+            v1 = v1.blend(d1, atLeastP).blend(e1, atLeast2P);
+            v2 = v2.blend(d2, atLeastP).blend(e2, atLeast2P);
+            v3 = v3.blend(d3, atLeastP).blend(e3, atLeast2P);
+            v4 = v4.blend(d4, atLeastP).blend(e4, atLeast2P);
+            v5 = v5.blend(d5, atLeastP).blend(e5, atLeast2P);
+            v6 = v6.blend(d6, atLeastP).blend(e6, atLeast2P);
+            v7 = v7.blend(d7, atLeastP).blend(e7, atLeast2P);
+            v8 = v8.blend(d8, atLeastP).blend(e8, atLeast2P);
+            LongVector w0 = v0.or(v1.lanewise(VectorOperators.LSHL, 29)).or(v2.lanewise(VectorOperators.LSHL, 58));
+            LongVector w1 = v2.lanewise(VectorOperators.LSHR, 6).or(v3.lanewise(VectorOperators.LSHL, 23)).or(v4.lanewise(VectorOperators.LSHL, 52));
+            LongVector w2 = v4.lanewise(VectorOperators.LSHR, 12).or(v5.lanewise(VectorOperators.LSHL, 17)).or(v6.lanewise(VectorOperators.LSHL, 46));
+            LongVector w3 = v6.lanewise(VectorOperators.LSHR, 18).or(v7.lanewise(VectorOperators.LSHL, 11)).or(v8.lanewise(VectorOperators.LSHL, 40));
+            int n = count - g;
+            long[] out = n >= LANES ? dst : partial;
+            int o = n >= LANES ? dstOff + elementStride * g : 0;
+            w0.intoArray(out, o, starts, 0);
+            w1.intoArray(out, o + 1, starts, 0);
+            w2.intoArray(out, o + 2, starts, 0);
+            w3.intoArray(out, o + 3, starts, 0);
+            for (int j = 0; n < LANES && j < n; j++) {
+                System.arraycopy(partial, elementStride * j, dst, dstOff + elementStride * (g + j), 4);
+            }
         }
     }
 
@@ -412,7 +506,7 @@ public final class LaneMontgomery {
     public void toPlainLanes(long[] src, int srcOff, int count, long[] dst, int stride, int to) {
         int whole = count - count % LANES;
         for (int g = 0; g < whole; g += LANES) {
-            splitGroup(src, srcOff + 4 * g, 0, dst, stride, to + g);
+            splitGroup(src, srcOff + 4 * g, STARTS_4, 0, dst, stride, to + g);
         }
         for (int i = whole; i < count; i++) {
             int s = srcOff + 4 * i;
@@ -430,15 +524,18 @@ public final class LaneMontgomery {
         // arithmetic shift), the smallest non-negative of v, v − p, v − 2p chosen by lane masks, packed into
         // 64-bit words and scattered to the elements; a partial last vector goes through a small buffer.
         LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
-        LongVector P29_0 = LongVector.broadcast(SPECIES, p29[0]), TWO_P29_0 = LongVector.broadcast(SPECIES, twoP29[0]);
-        LongVector P29_1 = LongVector.broadcast(SPECIES, p29[1]), TWO_P29_1 = LongVector.broadcast(SPECIES, twoP29[1]);
-        LongVector P29_2 = LongVector.broadcast(SPECIES, p29[2]), TWO_P29_2 = LongVector.broadcast(SPECIES, twoP29[2]);
-        LongVector P29_3 = LongVector.broadcast(SPECIES, p29[3]), TWO_P29_3 = LongVector.broadcast(SPECIES, twoP29[3]);
-        LongVector P29_4 = LongVector.broadcast(SPECIES, p29[4]), TWO_P29_4 = LongVector.broadcast(SPECIES, twoP29[4]);
-        LongVector P29_5 = LongVector.broadcast(SPECIES, p29[5]), TWO_P29_5 = LongVector.broadcast(SPECIES, twoP29[5]);
-        LongVector P29_6 = LongVector.broadcast(SPECIES, p29[6]), TWO_P29_6 = LongVector.broadcast(SPECIES, twoP29[6]);
-        LongVector P29_7 = LongVector.broadcast(SPECIES, p29[7]), TWO_P29_7 = LongVector.broadcast(SPECIES, twoP29[7]);
-        LongVector P29_8 = LongVector.broadcast(SPECIES, p29[8]), TWO_P29_8 = LongVector.broadcast(SPECIES, twoP29[8]);
+        LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
+        LongVector P29_0 = LongVector.broadcast(SPECIES, p29[0]).and(LO32), TWO_P29_0 = LongVector.broadcast(SPECIES, twoP29[0]);
+        LongVector P29_1 = LongVector.broadcast(SPECIES, p29[1]).and(LO32), TWO_P29_1 = LongVector.broadcast(SPECIES, twoP29[1]);
+        LongVector P29_2 = LongVector.broadcast(SPECIES, p29[2]).and(LO32), TWO_P29_2 = LongVector.broadcast(SPECIES, twoP29[2]);
+        LongVector P29_3 = LongVector.broadcast(SPECIES, p29[3]).and(LO32), TWO_P29_3 = LongVector.broadcast(SPECIES, twoP29[3]);
+        LongVector P29_4 = LongVector.broadcast(SPECIES, p29[4]).and(LO32), TWO_P29_4 = LongVector.broadcast(SPECIES, twoP29[4]);
+        LongVector P29_5 = LongVector.broadcast(SPECIES, p29[5]).and(LO32), TWO_P29_5 = LongVector.broadcast(SPECIES, twoP29[5]);
+        LongVector P29_6 = LongVector.broadcast(SPECIES, p29[6]).and(LO32), TWO_P29_6 = LongVector.broadcast(SPECIES, twoP29[6]);
+        LongVector P29_7 = LongVector.broadcast(SPECIES, p29[7]).and(LO32), TWO_P29_7 = LongVector.broadcast(SPECIES, twoP29[7]);
+        LongVector P29_8 = LongVector.broadcast(SPECIES, p29[8]).and(LO32), TWO_P29_8 = LongVector.broadcast(SPECIES, twoP29[8]);
+        int elementStride = 4;
+        int[] starts = STARTS_4;
         long[] partial = new long[4 * LANES];
         for (int g = 0; g < count; g += LANES) {
             int e = from + g;
@@ -487,15 +584,66 @@ public final class LaneMontgomery {
             LongVector w3 = v6.lanewise(VectorOperators.LSHR, 18).or(v7.lanewise(VectorOperators.LSHL, 11)).or(v8.lanewise(VectorOperators.LSHL, 40));
             int n = count - g;
             long[] out = n >= LANES ? dst : partial;
-            int o = n >= LANES ? dstOff + 4 * g : 0;
-            w0.intoArray(out, o, ELEMENT_STARTS, 0);
-            w1.intoArray(out, o + 1, ELEMENT_STARTS, 0);
-            w2.intoArray(out, o + 2, ELEMENT_STARTS, 0);
-            w3.intoArray(out, o + 3, ELEMENT_STARTS, 0);
-            if (n < LANES) {
-                System.arraycopy(partial, 0, dst, dstOff + 4 * g, 4 * n);
+            int o = n >= LANES ? dstOff + elementStride * g : 0;
+            w0.intoArray(out, o, starts, 0);
+            w1.intoArray(out, o + 1, starts, 0);
+            w2.intoArray(out, o + 2, starts, 0);
+            w3.intoArray(out, o + 3, starts, 0);
+            for (int j = 0; n < LANES && j < n; j++) {
+                System.arraycopy(partial, elementStride * j, dst, dstOff + elementStride * (g + j), 4);
             }
         }
+    }
+
+    /** r = a + b for one vector of lane-form values (normalised limbs); the caller keeps the sum below 2^259. */
+    public void addGroup(long[] a, int ae, long[] b, int be, long[] r, int re, int stride) {
+        LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
+        LongVector c = LongVector.zero(SPECIES), x;
+        x = LongVector.fromArray(SPECIES, a, 0 * stride + ae).add(LongVector.fromArray(SPECIES, b, 0 * stride + be)).add(c); c = x.lanewise(VectorOperators.LSHR, 29);
+        x.and(mask).intoArray(r, 0 * stride + re);
+        x = LongVector.fromArray(SPECIES, a, 1 * stride + ae).add(LongVector.fromArray(SPECIES, b, 1 * stride + be)).add(c); c = x.lanewise(VectorOperators.LSHR, 29);
+        x.and(mask).intoArray(r, 1 * stride + re);
+        x = LongVector.fromArray(SPECIES, a, 2 * stride + ae).add(LongVector.fromArray(SPECIES, b, 2 * stride + be)).add(c); c = x.lanewise(VectorOperators.LSHR, 29);
+        x.and(mask).intoArray(r, 2 * stride + re);
+        x = LongVector.fromArray(SPECIES, a, 3 * stride + ae).add(LongVector.fromArray(SPECIES, b, 3 * stride + be)).add(c); c = x.lanewise(VectorOperators.LSHR, 29);
+        x.and(mask).intoArray(r, 3 * stride + re);
+        x = LongVector.fromArray(SPECIES, a, 4 * stride + ae).add(LongVector.fromArray(SPECIES, b, 4 * stride + be)).add(c); c = x.lanewise(VectorOperators.LSHR, 29);
+        x.and(mask).intoArray(r, 4 * stride + re);
+        x = LongVector.fromArray(SPECIES, a, 5 * stride + ae).add(LongVector.fromArray(SPECIES, b, 5 * stride + be)).add(c); c = x.lanewise(VectorOperators.LSHR, 29);
+        x.and(mask).intoArray(r, 5 * stride + re);
+        x = LongVector.fromArray(SPECIES, a, 6 * stride + ae).add(LongVector.fromArray(SPECIES, b, 6 * stride + be)).add(c); c = x.lanewise(VectorOperators.LSHR, 29);
+        x.and(mask).intoArray(r, 6 * stride + re);
+        x = LongVector.fromArray(SPECIES, a, 7 * stride + ae).add(LongVector.fromArray(SPECIES, b, 7 * stride + be)).add(c); c = x.lanewise(VectorOperators.LSHR, 29);
+        x.and(mask).intoArray(r, 7 * stride + re);
+        x = LongVector.fromArray(SPECIES, a, 8 * stride + ae).add(LongVector.fromArray(SPECIES, b, 8 * stride + be)).add(c); c = x.lanewise(VectorOperators.LSHR, 29);
+        x.intoArray(r, 8 * stride + re);
+    }
+
+    /**
+     * r = a − b + 17p for one vector of lane-form values: ≡ a − b, non-negative for b below 17p (every
+     * {@link #mulGroup} result: 2^257 + p &lt; 17p for p &gt; 2^253), and below 2^259 when a is a product too.
+     */
+    public void subGroup(long[] a, int ae, long[] b, int be, long[] r, int re, int stride) {
+        LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
+        LongVector c = LongVector.zero(SPECIES), x;
+        x = LongVector.fromArray(SPECIES, a, 0 * stride + ae).sub(LongVector.fromArray(SPECIES, b, 0 * stride + be)).add(seventeenP29[0]).add(c); c = x.lanewise(VectorOperators.ASHR, 29);
+        x.and(mask).intoArray(r, 0 * stride + re);
+        x = LongVector.fromArray(SPECIES, a, 1 * stride + ae).sub(LongVector.fromArray(SPECIES, b, 1 * stride + be)).add(seventeenP29[1]).add(c); c = x.lanewise(VectorOperators.ASHR, 29);
+        x.and(mask).intoArray(r, 1 * stride + re);
+        x = LongVector.fromArray(SPECIES, a, 2 * stride + ae).sub(LongVector.fromArray(SPECIES, b, 2 * stride + be)).add(seventeenP29[2]).add(c); c = x.lanewise(VectorOperators.ASHR, 29);
+        x.and(mask).intoArray(r, 2 * stride + re);
+        x = LongVector.fromArray(SPECIES, a, 3 * stride + ae).sub(LongVector.fromArray(SPECIES, b, 3 * stride + be)).add(seventeenP29[3]).add(c); c = x.lanewise(VectorOperators.ASHR, 29);
+        x.and(mask).intoArray(r, 3 * stride + re);
+        x = LongVector.fromArray(SPECIES, a, 4 * stride + ae).sub(LongVector.fromArray(SPECIES, b, 4 * stride + be)).add(seventeenP29[4]).add(c); c = x.lanewise(VectorOperators.ASHR, 29);
+        x.and(mask).intoArray(r, 4 * stride + re);
+        x = LongVector.fromArray(SPECIES, a, 5 * stride + ae).sub(LongVector.fromArray(SPECIES, b, 5 * stride + be)).add(seventeenP29[5]).add(c); c = x.lanewise(VectorOperators.ASHR, 29);
+        x.and(mask).intoArray(r, 5 * stride + re);
+        x = LongVector.fromArray(SPECIES, a, 6 * stride + ae).sub(LongVector.fromArray(SPECIES, b, 6 * stride + be)).add(seventeenP29[6]).add(c); c = x.lanewise(VectorOperators.ASHR, 29);
+        x.and(mask).intoArray(r, 6 * stride + re);
+        x = LongVector.fromArray(SPECIES, a, 7 * stride + ae).sub(LongVector.fromArray(SPECIES, b, 7 * stride + be)).add(seventeenP29[7]).add(c); c = x.lanewise(VectorOperators.ASHR, 29);
+        x.and(mask).intoArray(r, 7 * stride + re);
+        x = LongVector.fromArray(SPECIES, a, 8 * stride + ae).sub(LongVector.fromArray(SPECIES, b, 8 * stride + be)).add(seventeenP29[8]).add(c); c = x.lanewise(VectorOperators.ASHR, 29);
+        x.intoArray(r, 8 * stride + re);
     }
 
     /**
@@ -523,27 +671,5 @@ public final class LaneMontgomery {
         dst[6 * stride + d] = ((y2 >>> 46) | (y3 << 18)) & LIMB_MASK;
         dst[7 * stride + d] = (y3 >>> 11) & LIMB_MASK;
         dst[8 * stride + d] = ((y3 >>> 40) | (y4 << 24)) & LIMB_MASK;
-    }
-
-    /**
-     * r = w mod p for w &lt; 3p: w − p and w − 2p computed side by side (independent borrow chains, no store and
-     * reload between two conditional subtractions), the smallest non-negative one kept.
-     */
-    private void reduceBelow3p(long w0, long w1, long w2, long w3, long[] r, int ro) {
-        long d0 = w0 - p[0]; long br = Montgomery.borrowOut(w0, p[0], d0);
-        long d1 = w1 - p[1] - br; br = Montgomery.borrowOut(w1, p[1], d1);
-        long d2 = w2 - p[2] - br; br = Montgomery.borrowOut(w2, p[2], d2);
-        long d3 = w3 - p[3] - br; br = Montgomery.borrowOut(w3, p[3], d3);
-        long e0 = w0 - twoP[0]; long bt = Montgomery.borrowOut(w0, twoP[0], e0);
-        long e1 = w1 - twoP[1] - bt; bt = Montgomery.borrowOut(w1, twoP[1], e1);
-        long e2 = w2 - twoP[2] - bt; bt = Montgomery.borrowOut(w2, twoP[2], e2);
-        long e3 = w3 - twoP[3] - bt; bt = Montgomery.borrowOut(w3, twoP[3], e3);
-        long keepW = -br;                // w < p
-        long keepD = -bt & ~keepW;       // p ≤ w < 2p
-        long keepE = ~(keepW | keepD);   // 2p ≤ w
-        r[ro] = (w0 & keepW) | (d0 & keepD) | (e0 & keepE);
-        r[ro + 1] = (w1 & keepW) | (d1 & keepD) | (e1 & keepE);
-        r[ro + 2] = (w2 & keepW) | (d2 & keepD) | (e2 & keepE);
-        r[ro + 3] = (w3 & keepW) | (d3 & keepD) | (e3 & keepE);
     }
 }

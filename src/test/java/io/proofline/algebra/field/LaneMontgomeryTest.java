@@ -121,13 +121,15 @@ class LaneMontgomeryTest {
     @Test
     void largestLaneValuesConvertBackReduced() {
         // 2^259 - 1 is the largest lane-form value: fromLanes must still give a reduced element
-        long[] lanes = new long[LaneMontgomery.LIMBS];
+        // (in lane 0 of a whole vector, the other lanes zero: fromLanes reads whole vectors)
+        int stride = LaneMontgomery.LANES;
+        long[] lanes = new long[LaneMontgomery.LIMBS * stride];
         BigInteger v = BigInteger.ONE.shiftLeft(259).subtract(BigInteger.ONE);
         for (int k = 0; k < LaneMontgomery.LIMBS; k++) {
-            lanes[k] = v.shiftRight(LaneMontgomery.LIMB_BITS * k).longValue() & ((1L << LaneMontgomery.LIMB_BITS) - 1);
+            lanes[k * stride] = v.shiftRight(LaneMontgomery.LIMB_BITS * k).longValue() & ((1L << LaneMontgomery.LIMB_BITS) - 1);
         }
         long[] r = new long[4];
-        LANES.fromLanes(lanes, 1, 0, 1, r, 0);
+        LANES.fromLanes(lanes, stride, 0, 1, r, 0);
         assertTrue(FQ.isReduced(r, 0));
         // lane form v means x·2^261; the 64-bit form holds x·2^256
         BigInteger expected = v.multiply(BigInteger.ONE.shiftLeft(256)).multiply(BigInteger.ONE.shiftLeft(261).modInverse(P)).mod(P);
