@@ -82,7 +82,7 @@ final class ProveBench implements BenchSuite {
         }
         boolean haveSnarkjs = Files.isExecutable(snarkjs) && Files.isExecutable(Path.of("/usr/bin/time"));
         out.println("# bench prove: " + AlgebraBench.machine());
-        out.println("# G1 batch-affine additions on Vector API lanes: " + io.proofline.algebra.curve.Msm.usesVectorLanes());
+        out.println("# BN254 batch-affine additions (G1, G2) on Vector API lanes: " + io.proofline.algebra.curve.Msm.usesVectorLanes());
         out.println("# ours: fresh JVM per case, " + runs + " proofs (cold = first, warm = median of the rest);"
                 + " snarkjs: " + (haveSnarkjs ? snarkjs : "NOT AVAILABLE") + " under /usr/bin/time -v");
         List<String> header = List.of("case", "domain", "ours cold s", "ours warm s",

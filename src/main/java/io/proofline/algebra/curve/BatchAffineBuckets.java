@@ -2,6 +2,7 @@ package io.proofline.algebra.curve;
 
 import io.proofline.algebra.field.FieldOps;
 import io.proofline.algebra.field.PrimeField;
+import io.proofline.algebra.field.QuadraticField;
 
 import java.util.Arrays;
 
@@ -23,8 +24,9 @@ import java.util.Arrays;
  *   <li>P = B (same x, same y): tangent slope λ = 3x²/(2y) (a = 0), or infinity where y = 0;
  *   <li>P = −B (same x, other y): the bucket becomes empty (its denominator is replaced by 1 in the batch).
  * </ul>
- * Where the field is a 254-bit prime field and the Vector API is resolved, a batch's multiplications run on SIMD
- * lanes ({@link LaneSlopes}); {@code -Dproofline.msm.lanes=false} keeps them scalar. Both give identical buckets.
+ * Where the field is a 254-bit prime field or its quadratic extension (BN254 G1, G2) and the Vector API is resolved,
+ * a batch's multiplications run on SIMD lanes ({@link LaneSlopes}, {@link LaneSlopes2});
+ * {@code -Dproofline.msm.lanes=false} keeps them scalar. Both give identical buckets.
  * Not thread-safe: one per MSM task. Allocates its arrays once; nothing per addition.
  */
 final class BatchAffineBuckets {
@@ -64,7 +66,7 @@ final class BatchAffineBuckets {
     private final long[] s;
     private final long[] negated;
     /** The lane path and its numerators (w each), or null where batches stay scalar. */
-    private final LaneSlopes lanes;
+    private final BatchSlopes lanes;
     private final long[] num;
 
     /**
@@ -97,9 +99,16 @@ final class BatchAffineBuckets {
         this.retryBucket = new int[capacity];
         this.s = new long[4 * w];
         this.negated = new long[2 * w];
-        this.lanes = lanesAllowed && f instanceof PrimeField pf && pf.limbs() == 4 && pf.modulus().bitLength() == 254
-                ? LaneSlopes.forThisThread(pf, capacity) : null;
+        this.lanes = !lanesAllowed ? null
+                : f instanceof PrimeField pf && fitsLanes(pf) ? LaneSlopes.forThisThread(pf, capacity)
+                : f instanceof QuadraticField qf && fitsLanes(qf.base()) ? LaneSlopes2.forThisThread(qf, capacity)
+                : null;
         this.num = lanes == null ? null : new long[capacity * w];
+    }
+
+    /** The fields {@link io.proofline.algebra.field.LaneMontgomery} handles: 254-bit, 4 limbs (BN254 𝔽q). */
+    private static boolean fitsLanes(PrimeField pf) {
+        return pf.limbs() == 4 && pf.modulus().bitLength() == 254;
     }
 
     /** Whether batches of at least {@link LaneSlopes#MIN_BATCH} additions run on Vector API lanes. */

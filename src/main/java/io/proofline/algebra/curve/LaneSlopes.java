@@ -20,7 +20,7 @@ import io.proofline.algebra.field.PrimeField;
  * {@link #slopes} and {@link #timesSlopes} lives only within one batch, so sharing it across bucket sets that the
  * same thread runs one batch at a time is safe.
  */
-final class LaneSlopes {
+final class LaneSlopes implements BatchSlopes {
 
     /** Fewer additions than this stay on the scalar path: the vectors would be mostly padding. */
     static final int MIN_BATCH = 4 * LaneMontgomery.LANES;
@@ -77,7 +77,8 @@ final class LaneSlopes {
      * λ_k = num_k / den_k for k &lt; count (den_k ≠ 0; 4 limbs each, 64-bit Montgomery form), kept for
      * {@link #timesSlopes}; writes λ_k² to {@code lambdaSq} (4 limbs each).
      */
-    void slopes(long[] denominators, long[] numerators, int count, long[] lambdaSq) {
+    @Override
+    public void slopes(long[] denominators, long[] numerators, int count, long[] lambdaSq) {
         groups = (count + LANES - 1) / LANES;
         int padded = groups * LANES;
         lanes.toLanes(denominators, 0, count, den, stride, 0);
@@ -114,7 +115,8 @@ final class LaneSlopes {
      * r_k = λ_k·t_k for the slopes of the last {@link #slopes} call (t_k reduced, 4 limbs each). The denominators'
      * lanes, no longer needed, hold t and then the products.
      */
-    void timesSlopes(long[] t, int count, long[] r) {
+    @Override
+    public void timesSlopes(long[] t, int count, long[] r) {
         long[] product = den;
         int padded = groups * LANES;
         lanes.toPlainLanes(t, 0, count, product, stride, 0);

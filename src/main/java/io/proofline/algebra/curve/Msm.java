@@ -169,7 +169,7 @@ public final class Msm {
     }
 
     /**
-     * Whether the batch-affine additions of BN254 G1 run on Vector API lanes in this JVM (module resolved and
+     * Whether the batch-affine additions of BN254 G1 and G2 run on Vector API lanes in this JVM (module resolved and
      * {@code proofline.msm.lanes} not false), for benchmark headers.
      */
     public static boolean usesVectorLanes() {

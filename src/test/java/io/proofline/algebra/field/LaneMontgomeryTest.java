@@ -198,6 +198,56 @@ class LaneMontgomeryTest {
         }
     }
 
+    /**
+     * The 𝔽q² building blocks: one coefficient of 8-long elements in and out (element stride 8), products, and
+     * addGroup / subGroup on products, checked on the raw lane values mod p and against the lane-form bound.
+     */
+    @Test
+    void coefficientConversionsAndLaneSumsMatchBigInteger() {
+        long seed = System.nanoTime();
+        SplittableRandom rnd = new SplittableRandom(seed);
+        long[] pairs = new long[8 * N];
+        BigInteger[] x = new BigInteger[N];
+        BigInteger[] y = new BigInteger[N];
+        for (int i = 0; i < N; i++) {
+            x[i] = randomBelowP(rnd);
+            y[i] = randomBelowP(rnd);
+            FQ.fromBigInteger(x[i], pairs, 8 * i);
+            FQ.fromBigInteger(y[i], pairs, 8 * i + 4);
+        }
+        long[] xl = new long[LaneMontgomery.LIMBS * N];
+        long[] yl = new long[LaneMontgomery.LIMBS * N];
+        LANES.toLanes(pairs, 0, 8, N, xl, N, 0);
+        LANES.toLanes(pairs, 4, 8, N, yl, N, 0);
+        long[] xx = new long[LaneMontgomery.LIMBS * N];
+        long[] yy = new long[LaneMontgomery.LIMBS * N];
+        long[] diff = new long[LaneMontgomery.LIMBS * N];
+        long[] sum = new long[LaneMontgomery.LIMBS * N];
+        for (int e = 0; e < N; e += LaneMontgomery.LANES) {
+            LANES.mulGroup(xl, e, xl, e, xx, e, N);
+            LANES.mulGroup(yl, e, yl, e, yy, e, N);
+            LANES.subGroup(xx, e, yy, e, diff, e, N);
+            LANES.addGroup(xx, e, yy, e, sum, e, N);
+        }
+        BigInteger rPrimeInv = BigInteger.ONE.shiftLeft(261).modInverse(P);
+        for (int i = 0; i < N; i++) {
+            BigInteger a = laneValue(xx, N, i);
+            BigInteger b = laneValue(yy, N, i);
+            assertEquals(laneValue(xl, N, i).pow(2).multiply(rPrimeInv).mod(P), a.mod(P), "seed " + seed);
+            assertLaneForm(diff, N, i, "seed " + seed + " difference");
+            assertLaneForm(sum, N, i, "seed " + seed + " sum");
+            assertEquals(a.subtract(b).mod(P), laneValue(diff, N, i).mod(P), "seed " + seed);
+            assertEquals(a.add(b).mod(P), laneValue(sum, N, i).mod(P), "seed " + seed);
+        }
+        long[] back = new long[8 * N];
+        LANES.fromLanes(diff, N, 0, N, back, 0, 8);
+        LANES.fromLanes(sum, N, 0, N, back, 4, 8);
+        for (int i = 0; i < N; i++) {
+            assertEquals(x[i].pow(2).subtract(y[i].pow(2)).mod(P), FQ.toBigInteger(back, 8 * i), "seed " + seed);
+            assertEquals(x[i].pow(2).add(y[i].pow(2)).mod(P), FQ.toBigInteger(back, 8 * i + 4), "seed " + seed);
+        }
+    }
+
     @Test
     void rejectsFieldsOutsideItsBounds() {
         assertThrows(IllegalArgumentException.class, () -> new LaneMontgomery(io.proofline.algebra.bls12381.Bls12381.FQ));
