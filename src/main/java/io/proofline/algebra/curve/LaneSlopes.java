@@ -96,7 +96,7 @@ final class LaneSlopes implements BatchSlopes {
         }
         // 2. the LANES totals inverted together on the scalar side (one inversion), back into the same group
         int last = groups * LANES;
-        lanes.fromLanes(prefix, stride, last, LANES, totals, 0);
+        lanes.fromLanesScalar(prefix, stride, last, LANES, totals, 0, 4);   // scalar: see fromLanesScalar
         f.batchInverse(totals, 0, LANES);
         lanes.toLanes(totals, 0, LANES, prefix, stride, last);
         // 3. back through the chains: 1/den[g] = acc·prefix[g], acc ← acc·den[g]; then λ, λ·2^5 and λ²

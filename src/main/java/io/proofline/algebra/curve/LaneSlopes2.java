@@ -99,7 +99,8 @@ final class LaneSlopes2 implements BatchSlopes {
         }
         // 2. the totals inverted together on the scalar side: one 𝔽q² inversion (Montgomery's trick over LANES)
         int last = groups * LANES;
-        fromLanes(prefix0, prefix1, last, LANES, totals);
+        lanes.fromLanesScalar(prefix0, stride, last, LANES, totals, 0, WIDTH);   // scalar: see fromLanesScalar
+        lanes.fromLanesScalar(prefix1, stride, last, LANES, totals, 4, WIDTH);
         invertAll(totals);
         toLanes(totals, LANES, prefix0, prefix1, last);
         // 3. back through the chains, then λ and λ² (into the denominators' lanes)

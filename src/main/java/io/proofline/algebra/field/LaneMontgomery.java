@@ -37,6 +37,9 @@ public final class LaneMontgomery {
     private static final int SCALE_BITS = LIMB_BITS * LIMBS - 256;
 
     private final PrimeField field;
+    private final long[] p;
+    /** 2p in 4 limbs (below 2^255). */
+    private final long[] twoP;
     /** p in 29-bit limbs. */
     private final long[] p29;
     /** 2p in 29-bit limbs. */
@@ -52,6 +55,8 @@ public final class LaneMontgomery {
             throw new IllegalArgumentException(field.name() + ": lane Montgomery needs a 254-bit modulus");
         }
         this.field = field;
+        this.p = field.modulusLimbs();
+        this.twoP = PrimeField.toLimbs(field.modulus().shiftLeft(1), 4);
         this.p29 = new long[LIMBS];
         BigInteger m = field.modulus();
         for (int k = 0; k < LIMBS; k++) {
@@ -499,6 +504,41 @@ public final class LaneMontgomery {
     }
 
     /**
+     * {@link #fromLanes(long[], int, int, int, long[], int, int)} in scalar code, for a handful of elements (a batch's
+     * chain totals): called once per batch, the vector version would run interpreted (allocating every vector) for
+     * thousands of calls before C2 compiles it, which cost ~100 ms per MSM in the first MSMs of a JVM.
+     */
+    public void fromLanesScalar(long[] src, int stride, int from, int count, long[] dst, int dstOff, int elementStride) {
+        long p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];
+        long inv = field.montgomeryInverse();
+        for (int i = 0; i < count; i++) {
+            int s = from + i;
+            long l0 = src[s], l1 = src[stride + s], l2 = src[2 * stride + s], l3 = src[3 * stride + s];
+            long l4 = src[4 * stride + s], l5 = src[5 * stride + s], l6 = src[6 * stride + s];
+            long l7 = src[7 * stride + s], l8 = src[8 * stride + s];
+            long v0 = l0 | (l1 << 29) | (l2 << 58);
+            long v1 = (l2 >>> 6) | (l3 << 23) | (l4 << 52);
+            long v2 = (l4 >>> 12) | (l5 << 17) | (l6 << 46);
+            long v3 = (l6 >>> 18) | (l7 << 11) | (l8 << 40);
+            long v4 = l8 >>> 24;
+            long k = (v0 * inv) & ((1L << SCALE_BITS) - 1);
+            // u = v + k·p (k < 32, so each k·p_j fits 69 bits: low word plus a small high word)
+            long lo, hi, u, c;
+            lo = k * p0; hi = Math.unsignedMultiplyHigh(k, p0); u = v0 + lo; c = hi + Montgomery.carry(u, lo); long u0 = u;
+            lo = k * p1; hi = Math.unsignedMultiplyHigh(k, p1); u = v1 + lo; hi += Montgomery.carry(u, lo); lo = u; u = lo + c; hi += Montgomery.carry(u, lo); c = hi; long u1 = u;
+            lo = k * p2; hi = Math.unsignedMultiplyHigh(k, p2); u = v2 + lo; hi += Montgomery.carry(u, lo); lo = u; u = lo + c; hi += Montgomery.carry(u, lo); c = hi; long u2 = u;
+            lo = k * p3; hi = Math.unsignedMultiplyHigh(k, p3); u = v3 + lo; hi += Montgomery.carry(u, lo); lo = u; u = lo + c; hi += Montgomery.carry(u, lo); c = hi; long u3 = u;
+            long u4 = v4 + c;
+            long w0 = (u0 >>> SCALE_BITS) | (u1 << (64 - SCALE_BITS));
+            long w1 = (u1 >>> SCALE_BITS) | (u2 << (64 - SCALE_BITS));
+            long w2 = (u2 >>> SCALE_BITS) | (u3 << (64 - SCALE_BITS));
+            long w3 = (u3 >>> SCALE_BITS) | (u4 << (64 - SCALE_BITS));
+            int d = dstOff + elementStride * i;
+            reduceBelow3p(w0, w1, w2, w3, dst, d);
+        }
+    }
+
+    /**
      * Converts {@code count} elements in 64-bit Montgomery form to <i>plain</i> lane form: the same integer x·2^256,
      * only split into 29-bit limbs. A plain operand makes {@link #mulGroup} return a plain result (x·2^261 · y·2^256
      * · 2^-261 = xy·2^256), which {@link #fromPlainLanes} converts back without the 5-bit division.
@@ -671,5 +711,27 @@ public final class LaneMontgomery {
         dst[6 * stride + d] = ((y2 >>> 46) | (y3 << 18)) & LIMB_MASK;
         dst[7 * stride + d] = (y3 >>> 11) & LIMB_MASK;
         dst[8 * stride + d] = ((y3 >>> 40) | (y4 << 24)) & LIMB_MASK;
+    }
+
+    /**
+     * r = w mod p for w &lt; 3p: w − p and w − 2p computed side by side (independent borrow chains, no store and
+     * reload between two conditional subtractions), the smallest non-negative one kept.
+     */
+    private void reduceBelow3p(long w0, long w1, long w2, long w3, long[] r, int ro) {
+        long d0 = w0 - p[0]; long br = Montgomery.borrowOut(w0, p[0], d0);
+        long d1 = w1 - p[1] - br; br = Montgomery.borrowOut(w1, p[1], d1);
+        long d2 = w2 - p[2] - br; br = Montgomery.borrowOut(w2, p[2], d2);
+        long d3 = w3 - p[3] - br; br = Montgomery.borrowOut(w3, p[3], d3);
+        long e0 = w0 - twoP[0]; long bt = Montgomery.borrowOut(w0, twoP[0], e0);
+        long e1 = w1 - twoP[1] - bt; bt = Montgomery.borrowOut(w1, twoP[1], e1);
+        long e2 = w2 - twoP[2] - bt; bt = Montgomery.borrowOut(w2, twoP[2], e2);
+        long e3 = w3 - twoP[3] - bt; bt = Montgomery.borrowOut(w3, twoP[3], e3);
+        long keepW = -br;                // w < p
+        long keepD = -bt & ~keepW;       // p ≤ w < 2p
+        long keepE = ~(keepW | keepD);   // 2p ≤ w
+        r[ro] = (w0 & keepW) | (d0 & keepD) | (e0 & keepE);
+        r[ro + 1] = (w1 & keepW) | (d1 & keepD) | (e1 & keepE);
+        r[ro + 2] = (w2 & keepW) | (d2 & keepD) | (e2 & keepE);
+        r[ro + 3] = (w3 & keepW) | (d3 & keepD) | (e3 & keepE);
     }
 }
