@@ -32,9 +32,12 @@ import java.util.Arrays;
 final class BatchAffineBuckets {
 
     private static final byte ADD = 0, DOUBLE = 1, CANCEL = 2;
-    /** Whether batches may run on Vector API lanes (issue #3); on by default where the JVM resolves the module. */
+    /**
+     * Whether batches may run on Vector API lanes (issue #3); on by default where the JVM resolves the module. Checked
+     * here, not in a lane class: initialising one of those without the module throws NoClassDefFoundError.
+     */
     static final boolean LANES_ENABLED = Boolean.parseBoolean(System.getProperty("proofline.msm.lanes", "true"))
-            && LaneSlopes.available();
+            && ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
 
     private final CurveOps ops;
     private final FieldOps f;

@@ -68,11 +68,6 @@ final class LaneSlopes implements BatchSlopes {
         return cached;
     }
 
-    /** Whether the Vector API is resolved in this JVM (java --add-modules jdk.incubator.vector). */
-    static boolean available() {
-        return ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
-    }
-
     /**
      * λ_k = num_k / den_k for k &lt; count (den_k ≠ 0; 4 limbs each, 64-bit Montgomery form), kept for
      * {@link #timesSlopes}; writes λ_k² to {@code lambdaSq} (4 limbs each).
