@@ -13,7 +13,7 @@ import java.util.TreeMap;
 final class BenchCommand implements Cli.Command {
 
     private static final List<BenchSuite> SUITES = List.of(new AlgebraBench(), new ProveBench(), new PipelineBench(),
-            new GpuBench());
+            new GpuBench(), new LanesBench());
 
     private final Map<String, BenchSuite> suites = new TreeMap<>();
 

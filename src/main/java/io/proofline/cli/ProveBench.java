@@ -82,6 +82,7 @@ final class ProveBench implements BenchSuite {
         }
         boolean haveSnarkjs = Files.isExecutable(snarkjs) && Files.isExecutable(Path.of("/usr/bin/time"));
         out.println("# bench prove: " + AlgebraBench.machine());
+        out.println("# BN254 batch-affine additions (G1, G2) on Vector API lanes: " + io.proofline.algebra.curve.Msm.usesVectorLanes());
         out.println("# ours: fresh JVM per case, " + runs + " proofs (cold = first, warm = median of the rest);"
                 + " snarkjs: " + (haveSnarkjs ? snarkjs : "NOT AVAILABLE") + " under /usr/bin/time -v");
         List<String> header = List.of("case", "domain", "ours cold s", "ours warm s",
@@ -153,6 +154,16 @@ final class ProveBench implements BenchSuite {
         List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC",
                 "-cp", System.getProperty("java.class.path"), "io.proofline.Proofline", "bench", "prove", "--child",
                 c.zkey.toString(), c.wtns.toString(), Integer.toString(runs)));
+        // the child proves as this JVM would: Vector API lanes where this JVM resolves them (issue #3), same switch
+        int at = cmd.indexOf("-cp");
+        if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
+            cmd.addAll(at, List.of("--add-modules", "jdk.incubator.vector"));
+            at += 2;
+        }
+        String lanes = System.getProperty("proofline.msm.lanes");
+        if (lanes != null) {
+            cmd.add(at, "-Dproofline.msm.lanes=" + lanes);
+        }
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String text = new String(p.getInputStream().readAllBytes());
         if (p.waitFor() != 0) {

@@ -1,6 +1,8 @@
 package io.proofline.algebra.curve;
 
 import io.proofline.algebra.field.FieldOps;
+import io.proofline.algebra.field.PrimeField;
+import io.proofline.algebra.field.QuadraticField;
 
 import java.util.Arrays;
 
@@ -22,11 +24,20 @@ import java.util.Arrays;
  *   <li>P = B (same x, same y): tangent slope λ = 3x²/(2y) (a = 0), or infinity where y = 0;
  *   <li>P = −B (same x, other y): the bucket becomes empty (its denominator is replaced by 1 in the batch).
  * </ul>
+ * Where the field is a 254-bit prime field or its quadratic extension (BN254 G1, G2) and the Vector API is resolved,
+ * a batch's multiplications run on SIMD lanes ({@link LaneSlopes}, {@link LaneSlopes2});
+ * {@code -Dproofline.msm.lanes=false} keeps them scalar. Both give identical buckets.
  * Not thread-safe: one per MSM task. Allocates its arrays once; nothing per addition.
  */
 final class BatchAffineBuckets {
 
     private static final byte ADD = 0, DOUBLE = 1, CANCEL = 2;
+    /**
+     * Whether batches may run on Vector API lanes (issue #3); on by default where the JVM resolves the module. Checked
+     * here, not in a lane class: initialising one of those without the module throws NoClassDefFoundError.
+     */
+    static final boolean LANES_ENABLED = Boolean.parseBoolean(System.getProperty("proofline.msm.lanes", "true"))
+            && ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
 
     private final CurveOps ops;
     private final FieldOps f;
@@ -57,6 +68,9 @@ final class BatchAffineBuckets {
     /** Scratch: running product / inverse, λ, and an element or two. */
     private final long[] s;
     private final long[] negated;
+    /** The lane path and its numerators (w each), or null where batches stay scalar. */
+    private final BatchSlopes lanes;
+    private final long[] num;
 
     /**
      * @param buckets   number of buckets (2^(c−1) for signed c-bit digits)
@@ -64,6 +78,11 @@ final class BatchAffineBuckets {
      *                  {@code buckets} to keep collisions rare (a fraction ≈ capacity/(2·buckets) overflows)
      */
     BatchAffineBuckets(CurveOps ops, int buckets, int capacity) {
+        this(ops, buckets, capacity, LANES_ENABLED);
+    }
+
+    /** As above; {@code lanesAllowed} false keeps every batch scalar (tests compare the two paths). */
+    BatchAffineBuckets(CurveOps ops, int buckets, int capacity, boolean lanesAllowed) {
         this.ops = ops;
         this.f = ops.field();
         this.w = f.width();
@@ -83,6 +102,21 @@ final class BatchAffineBuckets {
         this.retryBucket = new int[capacity];
         this.s = new long[4 * w];
         this.negated = new long[2 * w];
+        this.lanes = !lanesAllowed ? null
+                : f instanceof PrimeField pf && fitsLanes(pf) ? LaneSlopes.forThisThread(pf, capacity)
+                : f instanceof QuadraticField qf && fitsLanes(qf.base()) ? LaneSlopes2.forThisThread(qf, capacity)
+                : null;
+        this.num = lanes == null ? null : new long[capacity * w];
+    }
+
+    /** The fields {@link io.proofline.algebra.field.LaneMontgomery} handles: 254-bit, 4 limbs (BN254 𝔽q). */
+    private static boolean fitsLanes(PrimeField pf) {
+        return pf.limbs() == 4 && pf.modulus().bitLength() == 254;
+    }
+
+    /** Whether batches of at least {@link LaneSlopes#MIN_BATCH} additions run on Vector API lanes. */
+    boolean usesLanes() {
+        return lanes != null;
     }
 
     /** Schedules bucket[b] += (negate ? −P : P) for the affine, non-infinity point at {@code p[po]}. */
@@ -159,6 +193,12 @@ final class BatchAffineBuckets {
             generation++;
             return;
         }
+        if (lanes != null && count >= LaneSlopes.MIN_BATCH) {
+            addBatchInLanes();
+            count = 0;
+            generation++;
+            return;
+        }
         int acc = 0, lambda = w, t = 2 * w, u = 3 * w;
         // 1. denominators and their prefix products: prefix[k] = den[0]·…·den[k−1]
         f.setOne(s, acc);
@@ -212,6 +252,57 @@ final class BatchAffineBuckets {
         }
         count = 0;
         generation++;
+    }
+
+    /**
+     * {@link #addBatch} with the multiplications on lanes: the scalar side classifies each addition and forms
+     * numerator and denominator of its slope, {@link LaneSlopes} returns λ², the scalar side forms x₃ and
+     * t = x_B − x₃, and {@link LaneSlopes#timesSlopes} returns λ·t. Same formulas, same results.
+     */
+    private void addBatchInLanes() {
+        int u = 0;
+        for (int k = 0; k < count; k++) {
+            int bo = target[k] * 2 * w, po = k * 2 * w, d = k * w;
+            if (f.equal(bucket, bo, pending, po)) {
+                if (f.equal(bucket, bo + w, pending, po + w) && !f.isZero(bucket, bo + w)) {
+                    kind[k] = DOUBLE;
+                    f.dbl(bucket, bo + w, den, d);                       // 2y
+                    f.sqr(bucket, bo, s, u);
+                    f.add(s, u, s, u, num, d);
+                    f.add(num, d, s, u, num, d);                         // 3x²
+                } else {
+                    kind[k] = CANCEL;
+                    f.setOne(den, d);
+                    f.setZero(num, d);
+                }
+            } else {
+                kind[k] = ADD;
+                f.sub(pending, po, bucket, bo, den, d);                  // x_P − x_B
+                f.sub(pending, po + w, bucket, bo + w, num, d);          // y_P − y_B
+            }
+        }
+        lanes.slopes(den, num, count, prefix);                           // prefix[k] = λ²
+        for (int k = 0; k < count; k++) {
+            int b = target[k], bo = b * 2 * w, po = k * 2 * w, d = k * w;
+            if (kind[k] == CANCEL) {
+                filled[b] = false;
+                Arrays.fill(bucket, bo, bo + 2 * w, 0L);
+                f.setZero(den, d);
+                continue;
+            }
+            f.sub(prefix, d, bucket, bo, prefix, d);
+            f.sub(prefix, d, pending, po, prefix, d);                    // x₃ = λ² − x_B − x_P
+            f.sub(bucket, bo, prefix, d, den, d);                        // den[k] = x_B − x₃
+        }
+        lanes.timesSlopes(den, count, num);                              // num[k] = λ(x_B − x₃)
+        for (int k = 0; k < count; k++) {
+            if (kind[k] == CANCEL) {
+                continue;
+            }
+            int bo = target[k] * 2 * w, d = k * w;
+            f.sub(num, d, bucket, bo + w, bucket, bo + w);               // y₃ = λ(x_B − x₃) − y_B
+            f.copy(prefix, d, bucket, bo);
+        }
     }
 
     /**

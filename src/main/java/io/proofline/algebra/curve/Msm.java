@@ -169,6 +169,14 @@ public final class Msm {
     }
 
     /**
+     * Whether the batch-affine additions of BN254 G1 and G2 run on Vector API lanes in this JVM (module resolved and
+     * {@code proofline.msm.lanes} not false), for benchmark headers.
+     */
+    public static boolean usesVectorLanes() {
+        return BatchAffineBuckets.LANES_ENABLED;
+    }
+
+    /**
      * Additions per batch-affine batch: buckets/4, at least 256 (one inversion ≈ 1.5·bits multiplications, so
      * ≲ 1.5M per addition) and at most 4096. Collisions are deferred to the next batch, so a larger batch costs
      * little; measured on 2^16 bn254 G1 (process CPU time): buckets/8 → buckets/4 ~7 % faster, buckets/2 no better.

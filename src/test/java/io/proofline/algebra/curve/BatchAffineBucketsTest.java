@@ -66,6 +66,60 @@ class BatchAffineBucketsTest {
                 g.name() + " buckets=" + buckets + " capacity=" + capacity + " seed=" + seed);
     }
 
+    static Stream<CurveGroup> laneGroups() {
+        return Stream.of(Bn254Curves.G1, Bn254Curves.G2);
+    }
+
+    /**
+     * The Vector API lane path (BN254 G1 and G2, batches of at least {@link LaneSlopes#MIN_BATCH}) against discrete
+     * logs and against the scalar path on the same additions: a small pool of ±points, so that the lane batches hold
+     * doublings and cancellations, and flushes at random so that batches end part-full (padded lanes).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("laneGroups")
+    void lanePathMatchesDiscreteLogsAndTheScalarPath(CurveGroup g) {
+        long seed = new SplittableRandom().nextLong();
+        SplittableRandom rnd = new SplittableRandom(seed);
+        CurveOps ops = g.newOps();
+        int poolSize = 6;
+        BigInteger[] logs = new BigInteger[poolSize];
+        long[][] pool = new long[poolSize][];
+        for (int i = 0; i < poolSize; i++) {
+            logs[i] = TestPoints.randomScalar(g, rnd);
+            pool[i] = ops.mulAffine(g.generator(), logs[i]);
+        }
+        int buckets = 200;
+        int capacity = LaneSlopes.MIN_BATCH + rnd.nextInt(100);
+        BatchAffineBuckets lanes = new BatchAffineBuckets(ops, buckets, capacity, true);
+        BatchAffineBuckets scalar = new BatchAffineBuckets(g.newOps(), buckets, capacity, false);
+        org.junit.jupiter.api.Assertions.assertTrue(lanes.usesLanes(),
+                "run the JVM with --add-modules jdk.incubator.vector (pom.xml's surefire.argLine)");
+        BigInteger[] expected = new BigInteger[buckets];
+        java.util.Arrays.fill(expected, BigInteger.ZERO);
+        for (int n = 0; n < (g == Bn254Curves.G1 ? 20_000 : 6_000); n++) {
+            int b = rnd.nextInt(buckets);
+            int which = rnd.nextInt(poolSize);
+            boolean negate = rnd.nextBoolean();
+            lanes.add(b, pool[which], 0, negate);
+            scalar.add(b, pool[which], 0, negate);
+            expected[b] = expected[b].add(negate ? logs[which].negate() : logs[which]);
+            if (rnd.nextInt(2000) == 0) {
+                lanes.flush();
+                scalar.flush();
+            }
+        }
+        BigInteger total = BigInteger.ZERO;
+        for (int b = 0; b < buckets; b++) {
+            total = total.add(expected[b].multiply(BigInteger.valueOf(b + 1)));
+        }
+        long[] got = new long[g.affineWidth()];
+        ops.xyzzToAffine(lanes.weightedSum(), 0, got, 0);
+        long[] want = ops.mulAffine(g.generator(), total.mod(g.order()));
+        assertArrayEquals(want, got, g.name() + " lanes, capacity=" + capacity + " seed=" + seed);
+        ops.xyzzToAffine(scalar.weightedSum(), 0, got, 0);
+        assertArrayEquals(want, got, g.name() + " scalar, capacity=" + capacity + " seed=" + seed);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("groups")
     void doublingAndCancellationInOneBatch(CurveGroup g) {
