@@ -90,8 +90,8 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
         prefix##_reduce_level(const Xyzz* s_in, const Xyzz* u_in, uint32_t windows, uint32_t entries,            \
-                              uint32_t len, uint32_t first, uint32_t scale, Xyzz* s_out, Xyzz* u_out) {          \
-        proofline::msm::reduce_level(s_in, u_in, windows, entries, len, first, scale, s_out, u_out);             \
+                              uint32_t len, uint32_t first, Xyzz* s_out, Xyzz* u_out) {                          \
+        proofline::msm::reduce_level(s_in, u_in, windows, entries, len, first, s_out, u_out);                    \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
         prefix##_sum_groups(const Xyzz* in, size_t count, uint32_t group, Xyzz* out) {                           \

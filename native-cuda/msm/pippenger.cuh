@@ -9,7 +9,8 @@
 // Stages (one kernel each, launched by the host in this order):
 //   histogram   counts[key] += 1 for every non-zero digit of every scalar other than 0 and 1
 //   (exclusive scan of counts → offsets; cursor = offsets)
-//   scatter     pairs[cursor[key]++] = point index | sign, keys[same slot] = key: the pairs sorted by bucket
+//   scatter     pairs[cursor[key]++] = point index | sign (and, for the chunk path, keys[same slot] = key): the
+//               pairs sorted by bucket
 //   accumulate_chunks
 //               the sorted pairs cut into chunks of equal length, one thread each (XYZZ += affine,
 //               madd-2008-s): every thread does the same work however the scalars fall (a bucket of 2^18 equal
@@ -23,9 +24,9 @@
 //               the heads, again in chunks: a bucket's heads are consecutive, so the same rule applies; the
 //               run that starts in a chunk is added to its bucket, the continued one is passed up a level
 //   reduce_level (the default bucket reduction, levels until one entry per window)
-//               per window, runs of L entries: S' = Σ S_k and T' = Σ k·S_k by a running sum from the top, so
-//               that Σ_j j·S_j = Σ_m T'_m + L·Σ_m m·S'_m — the same problem L times smaller, solved by the next
-//               level; the weighted parts T' ride along, scaled by the levels' L's, in U
+//               per window, runs of L entries: T' = Σ k·S_k by a running sum from the top and S' = L·Σ S_k, so
+//               that Σ_j j·S_j = Σ_m T'_m + Σ_m m·S'_m — the same problem L times smaller, solved by the next
+//               level; the weighted parts T' ride along in U
 //   (or segments: runs of L buckets, each adding (j·L)·S by double-and-add, then sum_groups trees)
 //   sum_groups  adds consecutive groups of points (segments → windows; partial sums of the ones)
 //   ones        partial sums of the points whose scalar is exactly 1 (witness 0/1 values skip Pippenger)
@@ -102,14 +103,16 @@ __device__ __forceinline__ void histogram(const uint32_t* scalars, size_t n, uin
     for_each_digit(scalars, i, c, windows, [&](uint32_t key, bool) { atomicAdd(counts + key, 1u); });
 }
 
+/** The pairs in bucket order; with_keys also stores each pair's key beside it (only the chunk path reads them: a
+ *  second scattered 4-byte write per pair costs as much as the first, ~0.7 ms at 2^20 · 16 windows). */
 __device__ __forceinline__ void scatter(const uint32_t* scalars, size_t n, uint32_t c, uint32_t windows,
-                                        uint32_t* cursor, uint32_t* pairs, uint32_t* keys) {
+                                        uint32_t* cursor, uint32_t* pairs, uint32_t* keys, uint32_t with_keys) {
     const size_t i = global_thread();
     if (i >= n) return;
     for_each_digit(scalars, i, c, windows, [&](uint32_t key, bool negative) {
         uint32_t at = atomicAdd(cursor + key, 1u);
         pairs[at] = uint32_t(i) | (negative ? SIGN_BIT : 0u);
-        keys[at] = key;
+        if (with_keys) keys[at] = key;
     });
 }
 
@@ -371,16 +374,17 @@ __device__ __forceinline__ void segments(const Xyzz* buckets, uint32_t windows, 
 
 /**
  * One level of the bucket reduction R_w = Σ_v v·B_v of every window. Each window has `entries` entries S_e (level 1:
- * the buckets, B_v at e = v − 1; a power of two), and R_w = Σ_e U_e + 2^scale·Σ_e weight(e)·S_e, where weight(e) =
- * e + 1 on the first level (bucket values) and e above it. Thread (w, m) takes the run e = m·len + k, k < len, and
- * writes S'_m = Σ_k S_e, U'_m = Σ_k U_e + 2^scale·Σ_k weight(k)·S_e — since weight(e) = weight(k) + m·len, that
- * leaves R_w = Σ_m U'_m + 2^(scale + log2 len)·Σ_m m·S'_m, the next level's problem. With one entry left per window,
- * R_w = U'_0. Σ_k weight(k)·S_e is a running sum from the top: len − 1 or len additions, no scalar multiplication;
- * the first level has no U (u_in unused).
+ * the buckets, B_v at e = v − 1; a power of two) and, above level 1, entries U_e with R_w = Σ_e U_e + Σ_e weight(e)·S_e,
+ * where weight(e) = e + 1 on the first level (bucket values) and e above it. Thread (w, m) takes the run
+ * e = m·len + k, k < len, and writes U'_m = Σ_k U_e + Σ_k weight(k)·S_e and S'_m = len·Σ_k S_e: since weight(e) =
+ * weight(k) + m·len, that leaves R_w = Σ_m U'_m + Σ_m m·S'_m, the next level's problem, len times smaller. With one
+ * entry left per window, R_w = U'_0. Σ_k weight(k)·S_e is a running sum from the top (len − 1 or len additions) and
+ * S' is scaled by log2(len) doublings here, so no level multiplies by a growing factor: the upper levels run on few
+ * threads and are latency-bound, every serial operation counts. The first level has no U (u_in unused).
  */
 template <class Xyzz>
 __device__ __forceinline__ void reduce_level(const Xyzz* s_in, const Xyzz* u_in, uint32_t windows, uint32_t entries,
-                                             uint32_t len, uint32_t first, uint32_t scale, Xyzz* s_out, Xyzz* u_out) {
+                                             uint32_t len, uint32_t first, Xyzz* s_out, Xyzz* u_out) {
     const uint32_t runs = entries / len;
     const size_t id = global_thread();
     if (id >= size_t(windows) * runs) return;
@@ -390,12 +394,14 @@ __device__ __forceinline__ void reduce_level(const Xyzz* s_in, const Xyzz* u_in,
         running.add(Xyzz::load(s_in, base + k));
         if (first || k > 0) weighted.add(running);
     }
-    for (uint32_t d = 0; d < scale; d++) weighted = weighted.dbl();
     if (!first) {
         for (uint32_t k = 0; k < len; k++) weighted.add(Xyzz::load(u_in, base + k));
     }
-    running.store(s_out, id);
     weighted.store(u_out, id);
+    if (runs > 1) {  // the last level's S' has weight 0
+        for (uint32_t d = 1; d < len; d <<= 1) running = running.dbl();
+        running.store(s_out, id);
+    }
 }
 
 /** out[g] = Σ in[g·group .. g·group + group) (clipped at count). */

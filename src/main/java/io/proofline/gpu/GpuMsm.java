@@ -35,14 +35,14 @@ public final class GpuMsm implements AutoCloseable {
     public static final String PREFETCH_PROPERTY = "proofline.gpu.msm.prefetch";
     public static final String REDUCE_PROPERTY = "proofline.gpu.msm.reduce";
     private static final int CHUNK = Integer.getInteger(CHUNK_PROPERTY, 8);
-    private static final int SEGMENT = Integer.getInteger(SEGMENT_PROPERTY, 16);
+    private static final int SEGMENT = Integer.getInteger(SEGMENT_PROPERTY, 4);
     private static final int TREE_GROUP = Integer.getInteger(TREE_GROUP_PROPERTY, 8);
     /** {@code tasks}: a thread per bucket of at most PER_TASK pairs, more for larger ones; {@code chunks}: equal
      *  chunks of the sorted pairs whatever the buckets. */
     private static final boolean CHUNKS = "chunks".equals(System.getProperty(SPLIT_PROPERTY, "tasks"));
     private static final int PER_TASK = Integer.getInteger(PER_TASK_PROPERTY, 128);
     private static final boolean ORDERED = !"none".equals(System.getProperty(ORDER_PROPERTY, "size"));
-    private static final boolean PREFETCH = Boolean.parseBoolean(System.getProperty(PREFETCH_PROPERTY, "true"));
+    private static final boolean PREFETCH = Boolean.parseBoolean(System.getProperty(PREFETCH_PROPERTY, "false"));
     private static final boolean LEVELS = !"segments".equals(System.getProperty(REDUCE_PROPERTY, "levels"));
     /** The most pairs per task that the ordering by size handles (pippenger.cuh: MAX_ORDERED_PER_TASK). */
     private static final int MAX_ORDERED_PER_TASK = 1024;
@@ -82,7 +82,7 @@ public final class GpuMsm implements AutoCloseable {
     private final DeviceBuffer sizeCounts;
     private final DeviceBuffer sizeCursor;
     private final DeviceBuffer taskOrder;
-    /** The bucket reduction: segment partial sums (segments), or one level's S and U (levels; U in the tree B pair). */
+    /** The bucket reduction: segment partial sums (segments), or the levels' S (here) and U (levelU*), alternating A, B. */
     private final DeviceBuffer treeA;
     private final DeviceBuffer treeB;
     private final DeviceBuffer levelUA;
@@ -143,7 +143,7 @@ public final class GpuMsm implements AutoCloseable {
         this.cursor = DeviceBuffer.allocate(4L * buckets);
         this.scanTotals = DeviceBuffer.allocate(4L * scanBlocks);
         this.pairs = DeviceBuffer.allocate(4L * maxPairs);
-        this.pairKeys = DeviceBuffer.allocate(4L * maxPairs);
+        this.pairKeys = DeviceBuffer.allocate(CHUNKS ? 4L * maxPairs : 4);
         this.bucketSums = DeviceBuffer.allocate(xyzz * buckets);
         this.levelSums = DeviceBuffer.allocate(xyzz * levelEntries);
         this.levelKeys = DeviceBuffer.allocate(4L * levelEntries);
@@ -225,7 +225,7 @@ public final class GpuMsm implements AutoCloseable {
         module.launch("proofline_scan_add", scanBlocks, t.scanThreads(), stream, offsets, scanTotals, (long) buckets);
         cursor.copyFromAsync(offsets, offsets.bytes(), stream);
         module.launch("proofline_msm_scatter", KernelModule.blocksFor(n, ew), ew, stream, scalars, nn, c, windows,
-                cursor, pairs, pairKeys);
+                cursor, pairs, pairKeys, CHUNKS ? 1 : 0);
         times.mark("sort", stream);
         // 2. Bucket sums (level 0), then the partial sums of buckets split over several threads, level by level until
         //    one chunk holds a whole level (the kernels read the pair and task totals on the device).
@@ -402,19 +402,17 @@ public final class GpuMsm implements AutoCloseable {
         DeviceBuffer[] sOut = {treeA, treeB};
         DeviceBuffer[] uOut = {levelUA, levelUB};
         int entries = bucketsPerWindow;
-        int scale = 0;
         for (int level = 0; entries > 1 || level == 0; level++) {
             int len = Math.min(segmentLength, entries);
             long threads = (long) windows * (entries / len);
             module.launch(group.kernel("reduce_level"), KernelModule.blocksFor(threads, pt), pt, stream, sIn, uIn,
-                    windows, entries, len, level == 0 ? 1 : 0, scale, sOut[level & 1], uOut[level & 1]);
+                    windows, entries, len, level == 0 ? 1 : 0, sOut[level & 1], uOut[level & 1]);
             if (level == 0) {
                 times.mark("segments", stream);
             }
             sIn = sOut[level & 1];
             uIn = uOut[level & 1];
             entries /= len;
-            scale += Integer.numberOfTrailingZeros(len);
         }
         times.mark("window trees", stream);
         return uIn;
