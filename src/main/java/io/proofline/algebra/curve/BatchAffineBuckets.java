@@ -203,19 +203,8 @@ final class BatchAffineBuckets {
         // 1. denominators and their prefix products: prefix[k] = den[0]·…·den[k−1]
         f.setOne(s, acc);
         for (int k = 0; k < count; k++) {
-            int bo = target[k] * 2 * w, po = k * 2 * w, d = k * w;
-            if (f.equal(bucket, bo, pending, po)) {
-                if (f.equal(bucket, bo + w, pending, po + w) && !f.isZero(bucket, bo + w)) {
-                    kind[k] = DOUBLE;
-                    f.dbl(bucket, bo + w, den, d);                       // 2y
-                } else {
-                    kind[k] = CANCEL;
-                    f.setOne(den, d);
-                }
-            } else {
-                kind[k] = ADD;
-                f.sub(pending, po, bucket, bo, den, d);                  // x_P − x_B
-            }
+            int d = k * w;
+            classify(k);
             f.copy(s, acc, prefix, d);
             f.mul(s, acc, den, d, s, acc);
         }
@@ -255,6 +244,30 @@ final class BatchAffineBuckets {
     }
 
     /**
+     * Classifies batch entry k against its bucket and writes its slope denominator: ADD (den = x_P − x_B), DOUBLE
+     * (same point: den = 2y) or CANCEL (P = −B, or a doubling of a point with y = 0: den = 1, the bucket empties).
+     * Shared by the scalar and the lane path, which differ only in how the slopes are computed.
+     */
+    private byte classify(int k) {
+        int bo = target[k] * 2 * w, po = k * 2 * w, d = k * w;
+        byte kd;
+        if (f.equal(bucket, bo, pending, po)) {
+            if (f.equal(bucket, bo + w, pending, po + w) && !f.isZero(bucket, bo + w)) {
+                kd = DOUBLE;
+                f.dbl(bucket, bo + w, den, d);                           // 2y
+            } else {
+                kd = CANCEL;
+                f.setOne(den, d);
+            }
+        } else {
+            kd = ADD;
+            f.sub(pending, po, bucket, bo, den, d);                      // x_P − x_B
+        }
+        kind[k] = kd;
+        return kd;
+    }
+
+    /**
      * {@link #addBatch} with the multiplications on lanes: the scalar side classifies each addition and forms
      * numerator and denominator of its slope, {@link LaneSlopes} returns λ², the scalar side forms x₃ and
      * t = x_B − x₃, and {@link LaneSlopes#timesSlopes} returns λ·t. Same formulas, same results.
@@ -263,22 +276,14 @@ final class BatchAffineBuckets {
         int u = 0;
         for (int k = 0; k < count; k++) {
             int bo = target[k] * 2 * w, po = k * 2 * w, d = k * w;
-            if (f.equal(bucket, bo, pending, po)) {
-                if (f.equal(bucket, bo + w, pending, po + w) && !f.isZero(bucket, bo + w)) {
-                    kind[k] = DOUBLE;
-                    f.dbl(bucket, bo + w, den, d);                       // 2y
+            switch (classify(k)) {
+                case DOUBLE -> {
                     f.sqr(bucket, bo, s, u);
                     f.add(s, u, s, u, num, d);
                     f.add(num, d, s, u, num, d);                         // 3x²
-                } else {
-                    kind[k] = CANCEL;
-                    f.setOne(den, d);
-                    f.setZero(num, d);
                 }
-            } else {
-                kind[k] = ADD;
-                f.sub(pending, po, bucket, bo, den, d);                  // x_P − x_B
-                f.sub(pending, po + w, bucket, bo + w, num, d);          // y_P − y_B
+                case CANCEL -> f.setZero(num, d);
+                default -> f.sub(pending, po + w, bucket, bo + w, num, d);  // y_P − y_B
             }
         }
         lanes.slopes(den, num, count, prefix);                           // prefix[k] = λ²
