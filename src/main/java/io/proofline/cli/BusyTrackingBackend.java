@@ -13,38 +13,49 @@ import java.util.Optional;
 /**
  * A device's backend as {@code bench pipeline} sees it: delegates everything, and measures the device's busy time —
  * the time during which at least one prove start is running on it (a second one waiting for the device's worker
- * counts once) — and how many prove starts it ran.
+ * counts once) — and, through a clock shared by the logical devices of one GPU, the GPU's.
  */
 final class BusyTrackingBackend implements ProverBackend {
 
     private final ProverBackend delegate;
-    private int running;
-    private long busySince;
-    private long busyNanos;
-    private long starts;
+    private final BusyClock device;
+    private final BusyClock physical;
 
-    BusyTrackingBackend(ProverBackend delegate) {
+    /** {@code physical}: the clock of the GPU this logical device runs on, shared with its other logical devices. */
+    BusyTrackingBackend(ProverBackend delegate, BusyClock physical) {
         this.delegate = delegate;
+        this.device = new BusyClock(delegate.name());
+        this.physical = physical;
+    }
+
+    /** A device that shares its hardware with no other logical device. */
+    BusyTrackingBackend(ProverBackend delegate) {
+        this(delegate, new BusyClock(delegate.name()));
     }
 
     ProverBackend delegate() {
         return delegate;
     }
 
-    /** Starts a new measurement (prove starts still running count from now). */
-    synchronized void reset() {
-        busyNanos = 0;
-        starts = 0;
-        busySince = System.nanoTime();
+    /** Starts a new measurement of this device and of its physical device. */
+    void reset() {
+        device.reset();
+        physical.reset();
     }
 
-    /** Busy nanoseconds since {@link #reset()}, including a prove start running now. */
-    synchronized long busyNanos() {
-        return busyNanos + (running > 0 ? System.nanoTime() - busySince : 0);
+    /** Busy nanoseconds of this logical device since {@link #reset()}. */
+    long busyNanos() {
+        return device.busyNanos();
     }
 
-    synchronized long starts() {
-        return starts;
+    /** Prove starts this logical device ran since {@link #reset()}. */
+    long starts() {
+        return device.activities();
+    }
+
+    /** The clock of the physical device (the same object for the logical devices of one GPU). */
+    BusyClock physical() {
+        return physical;
     }
 
     @Override
@@ -77,16 +88,13 @@ final class BusyTrackingBackend implements ProverBackend {
         return delegate.proveFinish(pending);
     }
 
-    private synchronized void enter() {
-        if (running++ == 0) {
-            busySince = System.nanoTime();
-        }
+    private void enter() {
+        device.enter();
+        physical.enter();
     }
 
-    private synchronized void leave() {
-        starts++;
-        if (--running == 0) {
-            busyNanos += System.nanoTime() - busySince;
-        }
+    private void leave() {
+        device.leave();
+        physical.leave();
     }
 }

@@ -185,6 +185,7 @@ final class PipelineBench implements BenchSuite {
                     return unavailable;
                 }
                 int present = gpu.deviceCount();
+                Map<Integer, BusyClock> gpus = new java.util.HashMap<>();
                 for (int k = 0; k < ordinals.size(); k++) {
                     int ordinal = ordinals.get(k);
                     if (ordinal < 0 || ordinal >= present) {
@@ -194,7 +195,8 @@ final class PipelineBench implements BenchSuite {
                     String id = "gpu" + k;
                     ProverBackend instance = gpu.forDevice(new DeviceShare(ordinal, id,
                             Collections.frequency(ordinals, ordinal), 0));
-                    devices.add(new BackendDevice(id, new BusyTrackingBackend(instance), false));
+                    BusyClock physical = gpus.computeIfAbsent(ordinal, o -> new BusyClock("cuda" + o));
+                    devices.add(new BackendDevice(id, new BusyTrackingBackend(instance, physical), false));
                     Optional<String> reason = instance.unavailableReason();
                     if (reason.isPresent()) {
                         return reason;
@@ -279,6 +281,17 @@ final class PipelineBench implements BenchSuite {
                 out.printf("  device %s: busy %.3f of the wall time, %d prove starts%n", d, fraction, b.starts());
                 busyFigures.append(String.format(" busy_%s=%.3f", d.id(), fraction));
             }
+            // Logical devices sharing a GPU overlap; the GPU's own figure is the union of their busy intervals.
+            Map<BusyClock, Long> sharing = new java.util.LinkedHashMap<>();
+            devices.forEach(d -> sharing.merge(busy(d).physical(), 1L, Long::sum));
+            sharing.forEach((clock, logical) -> {
+                if (logical > 1) {
+                    double fraction = clock.busyNanos() / (double) wall;
+                    out.printf("  GPU %s (%d logical devices): busy %.3f of the wall time (at least one prove start"
+                            + " running)%n", clock.name(), logical, fraction);
+                    busyFigures.append(String.format(" busy_%s=%.3f", clock.name(), fraction));
+                }
+            });
             out.printf("  fixed part: RSS %d MiB before the first job (JVM, mapped keys %d MiB); peak JVM heap committed"
                     + " %d MiB%n", startRss >> 20, keyBytes >> 20, peakHeapCommitted.get() >> 20);
             out.printf("peak_rss_bytes=%d peak_reserved_bytes=%d budget_bytes=%d proofs=%d proofs_per_s=%.3f policy=%s"
