@@ -14,6 +14,7 @@ import io.proofline.engine.PipelinePolicy;
 import io.proofline.engine.PipelineSnapshot;
 import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.Stage;
+import io.proofline.engine.StageTimings;
 import io.proofline.engine.TrackedBuffer;
 import io.proofline.engine.groth16.BackendDevice;
 import io.proofline.engine.groth16.Groth16PartitionProver;
@@ -247,8 +248,10 @@ final class PipelineBench implements BenchSuite {
                 ids.add(id);
             }
             int proofs = 0;
+            StageTimings stages = StageTimings.ZERO;
             for (JobId id : ids) {
                 JobResult result = engine.await(id, Duration.ofHours(2));
+                stages = stages.plusStages(result.timings());
                 if (result.state() != JobState.DONE) {
                     out.println("job " + id + " ended " + result.state() + " "
                             + result.failure().map(Object::toString).orElse(""));
@@ -274,6 +277,11 @@ final class PipelineBench implements BenchSuite {
             out.printf("  %.3f s per %d-partition job (wall / jobs, %d jobs in flight); mean job latency %.3f s; %s%n",
                     perJob, partitions, jobs, meanLatency,
                     config.verifyProofs() ? "every proof verified (pairing check)" : "proofs NOT verified");
+            out.printf("  per partition (mean ms): queue wait %.1f, synthesis %.1f, device wait %.1f, prove start %.1f,"
+                            + " finish %.1f, verify %.1f%n", perProof(stages.queueWait(), proofs),
+                    perProof(stages.synthesis(), proofs), perProof(stages.gpuWait(), proofs),
+                    perProof(stages.proving(), proofs), perProof(stages.finalizing(), proofs),
+                    perProof(stages.verify(), proofs));
             StringBuilder busyFigures = new StringBuilder();
             for (BackendDevice d : devices) {
                 BusyTrackingBackend b = busy(d);
@@ -301,6 +309,10 @@ final class PipelineBench implements BenchSuite {
                     config.synthesisWorkers(), perJob, meanLatency, busyFigures);
             return true;
         }
+    }
+
+    private static double perProof(Duration total, int proofs) {
+        return proofs == 0 ? 0 : total.toNanos() / 1e6 / proofs;
     }
 
     private static BusyTrackingBackend busy(BackendDevice device) {

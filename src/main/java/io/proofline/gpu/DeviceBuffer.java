@@ -13,6 +13,7 @@ import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoDAsync;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoDAsync;
+import static jcuda.driver.JCudaDriver.cuMemsetD8;
 import static jcuda.driver.JCudaDriver.cuMemsetD8Async;
 
 /**
@@ -65,19 +66,32 @@ public final class DeviceBuffer implements AutoCloseable {
      * memory first.
      */
     public void upload(MemorySegment src) {
-        checkRange(0, src.byteSize());
+        upload(src, 0);
+    }
+
+    /** As {@link #upload(MemorySegment)}, to {@code dstOffset} bytes into this buffer. */
+    public void upload(MemorySegment src, long dstOffset) {
+        checkRange(dstOffset, src.byteSize());
         for (long off = 0; off < src.byteSize(); off += UPLOAD_CHUNK) {
             long n = Math.min(UPLOAD_CHUNK, src.byteSize() - off);
             MemorySegment piece = src.asSlice(off, n);
             if (piece.isNative()) {
-                check(cuMemcpyHtoD(at(off), Pointer.to(piece.asByteBuffer()), n), "cuMemcpyHtoD(" + n + " bytes)");
+                check(cuMemcpyHtoD(at(dstOffset + off), Pointer.to(piece.asByteBuffer()), n),
+                        "cuMemcpyHtoD(" + n + " bytes)");
             } else {
                 try (Arena staging = Arena.ofConfined()) {
                     MemorySegment copy = staging.allocate(n, 8).copyFrom(piece);
-                    check(cuMemcpyHtoD(at(off), Pointer.to(copy.asByteBuffer()), n), "cuMemcpyHtoD(" + n + " bytes)");
+                    check(cuMemcpyHtoD(at(dstOffset + off), Pointer.to(copy.asByteBuffer()), n),
+                            "cuMemcpyHtoD(" + n + " bytes)");
                 }
             }
         }
+    }
+
+    /** Zeroes the first {@code byteCount} bytes, synchronously. */
+    public void zero(long byteCount) {
+        checkRange(0, byteCount);
+        check(cuMemsetD8(pointer, (byte) 0, byteCount), "cuMemsetD8");
     }
 
     public void upload(long[] src) {

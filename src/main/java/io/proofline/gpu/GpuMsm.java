@@ -8,9 +8,12 @@ import io.proofline.algebra.field.FieldOps;
  * form (snarkjs zkey layout; all-zero is infinity) and stay resident; scalars are canonical little-endian 256-bit
  * words. Scalars 0 and 1 bypass Pippenger: 0 contributes nothing, the points with scalar 1 are summed directly.
  *
- * <p>Window width c = log2(n) − 4 clamped to [4, 16] (DESIGN §8: about N·⌈b/c⌉ + ⌈b/c⌉·2^c additions, with signed
+ * <p>Window width c = log2(n) − 4 clamped to [4, 16] ({@value #MAX_WINDOW_PROPERTY} moves the 16; DESIGN §8: about N·⌈b/c⌉ + ⌈b/c⌉·2^c additions, with signed
  * digits halving the buckets). A bucket holding many points (equal scalars: a witness's repeated values) is split over
- * several threads, so no thread's work grows with the skew of the scalars. Not thread-safe: one instance per worker.
+ * several threads, so no thread's work grows with the skew of the scalars. The sort of the scalars into buckets is an
+ * {@link MsmSchedule}, which several MSMs over the same scalars share ({@link #enqueue(MsmSchedule, DeviceBuffer,
+ * DeviceBuffer, GpuStream, StageTimes)}); the one-call API sorts into a schedule of its own. Not thread-safe: one
+ * instance per worker, and one MSM in flight per instance (its bucket sums and result are reused).
  *
  * <p>Shape knobs (system properties, read once; the defaults are the measured best, docs/gpu-notes.md):
  * {@value #SPLIT_PROPERTY} ({@code tasks}: a thread per bucket, several for buckets of over {@value #PER_TASK_PROPERTY}
@@ -34,16 +37,22 @@ public final class GpuMsm implements AutoCloseable {
     public static final String ORDER_PROPERTY = "proofline.gpu.msm.order";
     public static final String PREFETCH_PROPERTY = "proofline.gpu.msm.prefetch";
     public static final String REDUCE_PROPERTY = "proofline.gpu.msm.reduce";
-    private static final int CHUNK = Integer.getInteger(CHUNK_PROPERTY, 8);
+    /** The widest default window (c = log2(n) − 4 up to this); wider windows mean fewer additions and more buckets. */
+    public static final String MAX_WINDOW_PROPERTY = "proofline.gpu.msm.max-window";
+    static final int CHUNK = Integer.getInteger(CHUNK_PROPERTY, 8);
     private static final int SEGMENT = Integer.getInteger(SEGMENT_PROPERTY, 4);
     private static final int TREE_GROUP = Integer.getInteger(TREE_GROUP_PROPERTY, 8);
     /** {@code tasks}: a thread per bucket of at most PER_TASK pairs, more for larger ones; {@code chunks}: equal
      *  chunks of the sorted pairs whatever the buckets. */
-    private static final boolean CHUNKS = "chunks".equals(System.getProperty(SPLIT_PROPERTY, "tasks"));
-    private static final int PER_TASK = Integer.getInteger(PER_TASK_PROPERTY, 128);
-    private static final boolean ORDERED = !"none".equals(System.getProperty(ORDER_PROPERTY, "size"));
+    static final boolean CHUNKS = "chunks".equals(System.getProperty(SPLIT_PROPERTY, "tasks"));
+    static final int PER_TASK = Integer.getInteger(PER_TASK_PROPERTY, 128);
+    static final boolean ORDERED = !"none".equals(System.getProperty(ORDER_PROPERTY, "size"));
     private static final boolean PREFETCH = Boolean.parseBoolean(System.getProperty(PREFETCH_PROPERTY, "false"));
     private static final boolean LEVELS = !"segments".equals(System.getProperty(REDUCE_PROPERTY, "levels"));
+    private static final int MAX_WINDOW = Integer.getInteger(MAX_WINDOW_PROPERTY, 16);
+    /** G1's accumulation compiled for at least 5 or 6 blocks per SM (fewer registers, more warps); 1: as compiled. */
+    public static final String MIN_BLOCKS_PROPERTY = "proofline.gpu.msm.min-blocks";
+    private static final int MIN_BLOCKS = Integer.getInteger(MIN_BLOCKS_PROPERTY, 1);
     /** The most pairs per task that the ordering by size handles (pippenger.cuh: MAX_ORDERED_PER_TASK). */
     private static final int MAX_ORDERED_PER_TASK = 1024;
     /** Points with scalar 1 summed per thread before the tree of partial sums. */
@@ -56,32 +65,17 @@ public final class GpuMsm implements AutoCloseable {
     private final int windows;
     private final int bucketsPerWindow;
     private final int buckets;
-    private final long maxPairs;
     private final int segmentLength;
     private final int segmentsPerWindow;
-    private final int scanBlocks;
     private final int onesPartials;
+    private final long levelEntries;
 
-    private final DeviceBuffer counts;
-    private final DeviceBuffer offsets;
-    private final DeviceBuffer cursor;
-    private final DeviceBuffer scanTotals;
-    private final DeviceBuffer pairs;
-    private final DeviceBuffer pairKeys;
     private final DeviceBuffer bucketSums;
     /** Level 1 of the partial sums (chunk heads, or the tasks' partials) and a spare for the levels above. */
     private final DeviceBuffer levelSums;
     private final DeviceBuffer levelKeys;
     private final DeviceBuffer spareSums;
     private final DeviceBuffer spareKeys;
-    private final long levelEntries;
-    private final DeviceBuffer taskCounts;
-    private final DeviceBuffer taskOffsets;
-    private final DeviceBuffer taskBucket;
-    /** The tasks by size (largest first): per-size counts, their scan as cursors, and the order itself. */
-    private final DeviceBuffer sizeCounts;
-    private final DeviceBuffer sizeCursor;
-    private final DeviceBuffer taskOrder;
     /** The bucket reduction: segment partial sums (segments), or the levels' S (here) and U (levelU*), alternating A, B. */
     private final DeviceBuffer treeA;
     private final DeviceBuffer treeB;
@@ -91,6 +85,8 @@ public final class GpuMsm implements AutoCloseable {
     private final DeviceBuffer onesB;
     private final DeviceBuffer result;
     private final XyzzHorner horner;
+    /** The schedule of the one-call API ({@link #enqueue(DeviceBuffer, DeviceBuffer, GpuStream)}), made on first use. */
+    private MsmSchedule ownSchedule;
 
     /** A G1 MSM of n points with the default window. */
     public GpuMsm(KernelModule module, GpuCurve curve, int n) {
@@ -119,6 +115,10 @@ public final class GpuMsm implements AutoCloseable {
                         + ", segment " + SEGMENT + ", tree group " + TREE_GROUP + ", per task " + PER_TASK);
             }
         }
+        if (MIN_BLOCKS != 1 && MIN_BLOCKS != 5 && MIN_BLOCKS != 6) {
+            throw new IllegalArgumentException(MIN_BLOCKS_PROPERTY + " must be 1, 5 or 6 (the compiled variants), not "
+                    + MIN_BLOCKS);
+        }
         if (ORDERED && !CHUNKS && PER_TASK > MAX_ORDERED_PER_TASK) {
             throw new IllegalArgumentException("ordering tasks by size allows at most " + MAX_ORDERED_PER_TASK
                     + " pairs per task, not " + PER_TASK + " (or set " + ORDER_PROPERTY + "=none)");
@@ -127,35 +127,19 @@ public final class GpuMsm implements AutoCloseable {
         this.group = group;
         this.n = n;
         this.c = windowBits;
-        this.windows = (256 + c - 1) / c;
+        this.windows = MsmSchedule.windows(c);
         this.bucketsPerWindow = 1 << (c - 1);
         this.buckets = windows * bucketsPerWindow;
-        this.maxPairs = (long) n * windows;
         this.segmentLength = Math.min(SEGMENT, bucketsPerWindow);
         this.segmentsPerWindow = bucketsPerWindow / segmentLength;
-        this.scanBlocks = Math.toIntExact(KernelModule.blocksFor(buckets, module.tunables().scanThreads()));
         this.onesPartials = Math.toIntExact(KernelModule.blocksFor(n, ONES_PER_THREAD));
+        this.levelEntries = MsmSchedule.levelEntries(n, c);
         long xyzz = group.xyzzBytes();
-        // Level 1: one head per chunk, or one partial per task (at most one per bucket plus one per PER_TASK pairs).
-        this.levelEntries = CHUNKS ? ceilDiv(maxPairs, CHUNK) : buckets + maxPairs / PER_TASK;
-        this.counts = DeviceBuffer.allocate(4L * buckets);
-        this.offsets = DeviceBuffer.allocate(4L * buckets);
-        this.cursor = DeviceBuffer.allocate(4L * buckets);
-        this.scanTotals = DeviceBuffer.allocate(4L * scanBlocks);
-        this.pairs = DeviceBuffer.allocate(4L * maxPairs);
-        this.pairKeys = DeviceBuffer.allocate(CHUNKS ? 4L * maxPairs : 4);
         this.bucketSums = DeviceBuffer.allocate(xyzz * buckets);
         this.levelSums = DeviceBuffer.allocate(xyzz * levelEntries);
         this.levelKeys = DeviceBuffer.allocate(4L * levelEntries);
         this.spareSums = DeviceBuffer.allocate(xyzz * ceilDiv(levelEntries, CHUNK));
         this.spareKeys = DeviceBuffer.allocate(4L * ceilDiv(levelEntries, CHUNK));
-        this.taskCounts = DeviceBuffer.allocate(CHUNKS ? 4 : 4L * buckets);
-        this.taskOffsets = DeviceBuffer.allocate(CHUNKS ? 4 : 4L * buckets);
-        this.taskBucket = DeviceBuffer.allocate(CHUNKS ? 4 : 4L * levelEntries);
-        boolean ordering = ORDERED && !CHUNKS;
-        this.sizeCounts = DeviceBuffer.allocate(ordering ? 4L * PER_TASK : 4);
-        this.sizeCursor = DeviceBuffer.allocate(ordering ? 4L * PER_TASK : 4);
-        this.taskOrder = DeviceBuffer.allocate(ordering ? 4L * levelEntries : 4);
         // Levels: level 1 writes windows·(2^(c−1)/L) entries into the A pair, level 2 L times fewer into the B pair,
         // level 3 into A again, and so on.
         long levelTwo = (long) windows * Math.max(1, segmentsPerWindow / segmentLength);
@@ -169,10 +153,15 @@ public final class GpuMsm implements AutoCloseable {
         this.horner = new XyzzHorner(group.coordinateField());
     }
 
-    /** c = log2(n) − 4, clamped to [4, 16]. */
+    /** c = log2(n) − 4, clamped to [4, {@value #MAX_WINDOW_PROPERTY} (16)]. */
     public static int defaultWindowBits(int n) {
         int log = 32 - Integer.numberOfLeadingZeros(Math.max(1, n - 1));
-        return Math.max(4, Math.min(16, log - 4));
+        return Math.max(4, Math.min(MAX_WINDOW, log - 4));
+    }
+
+    /** A schedule that this MSM can read: its n and c. */
+    public MsmSchedule newSchedule() {
+        return new MsmSchedule(module, n, c);
     }
 
     public int size() {
@@ -193,7 +182,7 @@ public final class GpuMsm implements AutoCloseable {
 
     /** Device bytes this instance holds. */
     public long scratchBytes() {
-        long bytes = 0;
+        long bytes = ownSchedule == null ? 0 : ownSchedule.bytes();
         for (DeviceBuffer b : buffers()) {
             bytes += b.bytes();
         }
@@ -207,56 +196,48 @@ public final class GpuMsm implements AutoCloseable {
 
     /** As {@link #enqueue(DeviceBuffer, DeviceBuffer, GpuStream)}, marking each stage's end in {@code times}. */
     public void enqueue(DeviceBuffer points, DeviceBuffer scalars, GpuStream stream, StageTimes times) {
+        if (ownSchedule == null) {
+            ownSchedule = newSchedule();
+        }
+        times.mark("start", stream);
+        ownSchedule.enqueueSort(scalars, stream, times);
+        enqueue(ownSchedule, points, scalars, stream, times);
+    }
+
+    /**
+     * Queues the bucket sums along {@code schedule} — sorted from {@code scalars} earlier on this stream, or on another
+     * stream that this one waits for — and the reduction; the result is read by {@link #collect()} once the stream is
+     * done. Several MSMs over one scalar vector share one schedule.
+     */
+    public void enqueue(MsmSchedule schedule, DeviceBuffer points, DeviceBuffer scalars, GpuStream stream,
+                        StageTimes times) {
+        if (schedule.size() != n || schedule.windowBits() != c) {
+            throw new IllegalArgumentException("a schedule of " + schedule.size() + " scalars, c = "
+                    + schedule.windowBits() + ", for an MSM of " + n + ", c = " + c);
+        }
         if (points.bytes() < (long) n * group.affineBytes() || scalars.bytes() < (long) n * SCALAR_BYTES) {
             throw new IllegalArgumentException("points or scalars shorter than " + n + " entries");
         }
-        Tunables t = module.tunables();
-        int ew = t.elementwiseThreads();
-        int pt = t.pointThreads();
+        int pt = module.tunables().pointThreads();
         long nn = n;
-        times.mark("start", stream);
-        // 1. Counting sort of (bucket, point) pairs: histogram, exclusive scan, scatter.
-        counts.zeroAsync(counts.bytes(), stream);
-        module.launch("proofline_msm_histogram", KernelModule.blocksFor(n, ew), ew, stream, scalars, nn, c, windows,
-                counts);
-        module.launch("proofline_scan_blocks", scanBlocks, t.scanThreads(), stream, counts, offsets, scanTotals,
-                (long) buckets);
-        module.launch("proofline_scan_totals", 1, t.scanThreads(), stream, scanTotals, scanBlocks);
-        module.launch("proofline_scan_add", scanBlocks, t.scanThreads(), stream, offsets, scanTotals, (long) buckets);
-        cursor.copyFromAsync(offsets, offsets.bytes(), stream);
-        module.launch("proofline_msm_scatter", KernelModule.blocksFor(n, ew), ew, stream, scalars, nn, c, windows,
-                cursor, pairs, pairKeys, CHUNKS ? 1 : 0);
-        times.mark("sort", stream);
-        // 2. Bucket sums (level 0), then the partial sums of buckets split over several threads, level by level until
-        //    one chunk holds a whole level (the kernels read the pair and task totals on the device).
+        // Bucket sums (level 0), then the partial sums of buckets split over several threads, level by level until
+        // one chunk holds a whole level (the kernels read the pair and task totals on the device).
         bucketSums.zeroAsync(bucketSums.bytes(), stream);
-        DeviceBuffer totalOffsets = offsets;
-        DeviceBuffer totalCounts = counts;
+        DeviceBuffer totalOffsets = schedule.offsets;
+        DeviceBuffer totalCounts = schedule.counts;
         long span;
         if (CHUNKS) {
             module.launch(group.kernel("accumulate_chunks"), KernelModule.blocksFor(levelEntries, pt), pt, stream,
-                    points, pairs, pairKeys, offsets, counts, buckets, CHUNK, bucketSums, levelSums, levelKeys);
+                    points, schedule.pairs, schedule.pairKeys, schedule.offsets, schedule.counts, buckets, CHUNK,
+                    bucketSums, levelSums, levelKeys);
             span = CHUNK;
         } else {
-            module.launch("proofline_msm_task_counts", KernelModule.blocksFor(buckets, ew), ew, stream, counts,
-                    buckets, PER_TASK, taskCounts);
-            module.launch("proofline_scan_blocks", scanBlocks, t.scanThreads(), stream, taskCounts, taskOffsets,
-                    scanTotals, (long) buckets);
-            module.launch("proofline_scan_totals", 1, t.scanThreads(), stream, scanTotals, scanBlocks);
-            module.launch("proofline_scan_add", scanBlocks, t.scanThreads(), stream, taskOffsets, scanTotals,
-                    (long) buckets);
-            module.launch("proofline_msm_task_map", KernelModule.blocksFor(buckets, ew), ew, stream, taskOffsets,
-                    taskCounts, buckets, taskBucket);
-            if (ORDERED) {
-                orderTasksBySize(stream);
-            }
-            times.mark("tasks", stream);
-            module.launch(group.kernel(PREFETCH ? "accumulate_tasks" : "accumulate_tasks_plain"),
-                    KernelModule.blocksFor(levelEntries, pt), pt, stream, points, pairs, offsets, counts, taskOffsets,
-                    taskCounts, taskBucket, taskOrder, ORDERED ? 1 : 0, buckets, PER_TASK, bucketSums, levelSums,
-                    levelKeys);
-            totalOffsets = taskOffsets;
-            totalCounts = taskCounts;
+            module.launch(group.kernel(accumulateKernel()),
+                    KernelModule.blocksFor(levelEntries, pt), pt, stream, points, schedule.pairs, schedule.offsets,
+                    schedule.counts, schedule.taskOffsets, schedule.taskCounts, schedule.taskBucket,
+                    schedule.taskOrder, ORDERED ? 1 : 0, buckets, PER_TASK, bucketSums, levelSums, levelKeys);
+            totalOffsets = schedule.taskOffsets;
+            totalCounts = schedule.taskCounts;
             span = 1;
         }
         times.mark("accumulate", stream);
@@ -310,6 +291,14 @@ public final class GpuMsm implements AutoCloseable {
     public long[] run(DeviceBuffer points, DeviceBuffer scalars, GpuStream stream) {
         enqueue(points, scalars, stream);
         stream.synchronize();
+        return collect();
+    }
+
+    /**
+     * Σ sᵢ·Pᵢ of the last enqueued MSM, whose stream must be done: the window sums and the ones' sum downloaded and
+     * combined on the host (XYZZ limbs {@code X‖Y‖ZZ‖ZZZ}, Montgomery form).
+     */
+    public long[] collect() {
         int w = group.coordinateLongs();
         long[] sums = result.downloadLongs(0, (windows + 1) * 4 * w);
         long[] ones = java.util.Arrays.copyOfRange(sums, windows * 4 * w, (windows + 1) * 4 * w);
@@ -322,6 +311,11 @@ public final class GpuMsm implements AutoCloseable {
      */
     public long[] runAffine(DeviceBuffer points, DeviceBuffer scalars, GpuStream stream) {
         return toAffine(group.coordinateField(), run(points, scalars, stream));
+    }
+
+    /** {@link #collect()} as an affine point {@code x‖y} (infinity all zeros). */
+    public long[] collectAffine() {
+        return toAffine(group.coordinateField(), collect());
     }
 
     /** XYZZ {@code X‖Y‖ZZ‖ZZZ} → affine {@code x‖y}; ZZ = 0 is the point at infinity, (0, 0). */
@@ -337,6 +331,14 @@ public final class GpuMsm implements AutoCloseable {
         fq.inv(xyzz, 3 * w, inv, 0);
         fq.mul(xyzz, w, inv, 0, out, w);
         return out;
+    }
+
+    /** The accumulation kernel of the knobs: prefetching, or compiled for more blocks per SM (G1 only), or plain. */
+    private String accumulateKernel() {
+        if (PREFETCH) {
+            return "accumulate_tasks";
+        }
+        return MIN_BLOCKS > 1 && group.degree() == 1 ? "accumulate_tasks_min" + MIN_BLOCKS : "accumulate_tasks_plain";
     }
 
     private long xyzz() {
@@ -370,27 +372,6 @@ public final class GpuMsm implements AutoCloseable {
     }
 
     /**
-     * task_order = the tasks sorted by size, largest first: a histogram of the sizes, its exclusive scan as cursors,
-     * and a scatter (native-cuda/msm/pippenger.cuh, task_size_histogram and task_size_scatter).
-     */
-    private void orderTasksBySize(GpuStream stream) {
-        Tunables t = module.tunables();
-        int ew = t.elementwiseThreads();
-        long grid = KernelModule.blocksFor(levelEntries, ew);
-        sizeCounts.zeroAsync(sizeCounts.bytes(), stream);
-        module.launch("proofline_msm_task_size_histogram", grid, ew, stream, offsets, counts, taskOffsets, taskCounts,
-                taskBucket, buckets, PER_TASK, sizeCounts);
-        long bins = PER_TASK;
-        long binBlocks = KernelModule.blocksFor(bins, t.scanThreads());
-        module.launch("proofline_scan_blocks", binBlocks, t.scanThreads(), stream, sizeCounts, sizeCursor, scanTotals,
-                bins);
-        module.launch("proofline_scan_totals", 1, t.scanThreads(), stream, scanTotals, (int) binBlocks);
-        module.launch("proofline_scan_add", binBlocks, t.scanThreads(), stream, sizeCursor, scanTotals, bins);
-        module.launch("proofline_msm_task_size_scatter", grid, ew, stream, offsets, counts, taskOffsets, taskCounts,
-                taskBucket, buckets, PER_TASK, sizeCursor, taskOrder);
-    }
-
-    /**
      * R_w = Σ_v v·B_v for every window by levels of {@link #segmentLength} entries (reduce_level): level 1 turns the
      * 2^(c−1) buckets of a window into 2^(c−1)/L pairs (S, U), each level above divides the count by L, until one
      * entry per window is left, whose U is R_w. Returns the buffer holding the windows' R_w in order.
@@ -419,15 +400,18 @@ public final class GpuMsm implements AutoCloseable {
     }
 
     private DeviceBuffer[] buffers() {
-        return new DeviceBuffer[] {counts, offsets, cursor, scanTotals, pairs, pairKeys, bucketSums, levelSums,
-                levelKeys, spareSums, spareKeys, taskCounts, taskOffsets, taskBucket, sizeCounts, sizeCursor,
-                taskOrder, treeA, treeB, levelUA, levelUB, onesA, onesB, result};
+        return new DeviceBuffer[] {bucketSums, levelSums, levelKeys, spareSums, spareKeys, treeA, treeB, levelUA,
+                levelUB, onesA, onesB, result};
     }
 
     @Override
     public void close() {
         for (DeviceBuffer b : buffers()) {
             b.close();
+        }
+        if (ownSchedule != null) {
+            ownSchedule.close();
+            ownSchedule = null;
         }
     }
 }

@@ -14,18 +14,22 @@ import java.util.Map;
  * from one proof to the next (a/b/c, the witness's scalars, NTT twiddles per domain, MSM scratch per size). One proof
  * at a time: {@link #proveStart} is synchronized.
  *
- * <p>Steps (DESIGN §2, §7), all on one stream:
+ * <p>Steps (DESIGN §2, §7) on two streams, so that the uploads, H and the latency-bound tails of one stream's MSMs
+ * overlap the other stream's work, with the host waiting once at the end:
  * <ol>
- * <li>pin the key's resident G1 sections (uploaded on first use);
- * <li>upload a, b, c; H = 3 inverse NTTs, ·ω_2N^i, 3 NTTs, {@code h = a'b' − c'}, to canonical form;
- * <li>upload the witness; ΣA, ΣB1 over all of it, ΣC over {@code w[ℓ+1..]}, ΣH over h;
- * <li>when configured, ΣB2 on G2 over the whole witness too (else prove finish runs it on CPU threads).
+ * <li>pin the key's resident sections (uploaded on first use);
+ * <li>stream w: upload the witness, sort its scalars into buckets once ({@link MsmSchedule}), then ΣA, ΣC (C is
+ *     resident behind ℓ + 1 points at infinity, so it takes the whole witness too: {@link ResidentKey}) and, when
+ *     configured, ΣB2 on G2 (else prove finish runs it on CPU threads);
+ * <li>stream h: upload a, b, c; H = 3 inverse NTTs, ·ω_2N^i, 3 NTTs, {@code h = a'b' − c'}, to canonical form; then,
+ *     once stream w has sorted the witness, ΣB1 along the same schedule; then ΣH over h (its own sort);
+ * <li>wait for both; each MSM's window sums are combined on the host (Horner) and made affine.
  * </ol>
  */
 final class GpuProverWorker implements AutoCloseable {
 
-    /** MSM and NTT instances kept, by size: the three MSM sizes and one domain of a couple of circuits. */
-    private static final int KEPT_PER_SIZE = 8;
+    /** MSM, schedule and NTT instances kept: the five MSMs, two schedules and one domain of a couple of circuits. */
+    private static final int KEPT_PER_SIZE = 12;
     /** System property: {@code false} uploads a/b/c and the witness straight from pageable memory (for comparison). */
     static final String PINNED_STAGING_PROPERTY = "proofline.gpu.pinned-staging";
     private static final boolean PINNED_STAGING =
@@ -33,18 +37,21 @@ final class GpuProverWorker implements AutoCloseable {
 
     private final GpuContext context;
     private final KernelModule module;
+    /** The witness's MSMs (and the uploads of one-stream callers). */
     private final GpuStream stream;
+    /** a, b, c, H, ΣB1 and ΣH. */
+    private final GpuStream streamH;
     /** Pinned staging for a/b/c and the witness; null when {@value #PINNED_STAGING_PROPERTY} is false. */
     private final PinnedStaging staging;
     private final ResidentKeyCache<ProvingKey, ResidentKey> keys;
     private final boolean b2OnDevice;
     private final Map<Integer, GpuNtt> ntts = lru();
     private final Map<String, GpuMsm> msms = lru();
+    private final Map<String, MsmSchedule> schedules = lru();
     private final Scratch a = new Scratch();
     private final Scratch b = new Scratch();
     private final Scratch c = new Scratch();
     private final Scratch witness = new Scratch();
-    private final Scratch privateWitness = new Scratch();
     private volatile Map<String, Double> lastStages = Map.of();
 
     GpuProverWorker(GpuDevice device, long keyBudgetBytes, boolean b2OnDevice) {
@@ -53,6 +60,7 @@ final class GpuProverWorker implements AutoCloseable {
         try {
             this.module = KernelModule.load(context);
             this.stream = new GpuStream();
+            this.streamH = new GpuStream();
             this.staging = PINNED_STAGING ? new PinnedStaging() : null;
         } catch (RuntimeException e) {
             context.close();
@@ -83,67 +91,92 @@ final class GpuProverWorker implements AutoCloseable {
         GpuCurve curve = GpuCurves.of(key.curve());
         int n = key.domainSize();
         int m = key.nVars();
-        int firstPrivate = key.nPublic() + 1;
-        long scalar = GpuMsm.SCALAR_BYTES;
+        GpuGroup g1 = GpuGroup.g1(curve);
         try (ResidentKeyCache.Lease<ResidentKey> lease =
-                     keys.acquire(key, ResidentKey.bytes(key, b2OnDevice), () -> ResidentKey.upload(key, b2OnDevice))) {
+                     keys.acquire(key, ResidentKey.bytes(key, b2OnDevice), () -> ResidentKey.upload(key, b2OnDevice));
+             StageTimes onW = new StageTimes(); StageTimes onH = new StageTimes()) {
             ResidentKey points = lease.value();
             StageClock clock = new StageClock();
-            // H on the device.
-            DeviceBuffer da = upload(a, abc.a().segment());
-            DeviceBuffer db = upload(b, abc.b().segment());
-            DeviceBuffer dc = upload(c, abc.c().segment());
-            clock.lap("upload a,b,c");
-            int logN = Integer.numberOfTrailingZeros(n);
-            // Keyed by curve and size: the twiddles differ per Fr.
-            GpuNtt ntt = ntts.computeIfAbsent(curve.ordinal() * 64 + logN, k -> new GpuNtt(module, curve, logN));
-            ntt.computeH(da, db, dc, stream);
-            ntt.fromMontgomery(da, stream);
+            // Stream w: the witness, sorted once for ΣA, ΣB1, ΣC and ΣB2.
+            onW.mark("start", stream);
+            DeviceBuffer dw = upload(witness, w.canonical(), stream);
+            onW.mark("upload w", stream);
+            MsmSchedule byWitness = schedule("w", m);
+            byWitness.enqueueSort(dw, stream, StageTimes.NONE);
+            onW.mark("sort w", stream);
+            GpuMsm msmA = msm("A", g1, m);
+            GpuMsm msmB1 = msm("B1", g1, m);
+            GpuMsm msmC = msm("C", g1, m);
+            GpuMsm msmH = msm("H", g1, n);
+            GpuMsm msmB2 = b2OnDevice ? msm("B2", GpuGroup.g2(curve), m) : null;
+            DeviceBuffer da;  // a, then H in canonical form: ΣH's scalars
+            try (GpuEvent sorted = GpuEvent.record(stream)) {
+                msmA.enqueue(byWitness, points.a, dw, stream, StageTimes.NONE);
+                onW.mark("msm A", stream);
+                msmC.enqueue(byWitness, points.c, dw, stream, StageTimes.NONE);
+                onW.mark("msm C", stream);
+                if (msmB2 != null) {
+                    msmB2.enqueue(byWitness, points.b2, dw, stream, StageTimes.NONE);
+                    onW.mark("msm B2", stream);
+                }
+                // Stream h, while stream w computes: a, b, c up, H, then ΣB1 along the witness's schedule, then ΣH.
+                onH.mark("start", streamH);
+                da = upload(a, abc.a().segment(), streamH);
+                DeviceBuffer db = upload(b, abc.b().segment(), streamH);
+                DeviceBuffer dc = upload(c, abc.c().segment(), streamH);
+                onH.mark("upload a,b,c", streamH);
+                int logN = Integer.numberOfTrailingZeros(n);
+                // Keyed by curve and size: the twiddles differ per Fr.
+                GpuNtt ntt = ntts.computeIfAbsent(curve.ordinal() * 64 + logN, k -> new GpuNtt(module, curve, logN));
+                ntt.computeH(da, db, dc, streamH);
+                ntt.fromMontgomery(da, streamH);
+                onH.mark("H", streamH);
+                streamH.waitFor(sorted);
+                msmB1.enqueue(byWitness, points.b1, dw, streamH, StageTimes.NONE);
+                onH.mark("msm B1", streamH);
+            }
+            MsmSchedule byH = schedule("h", n);
+            byH.enqueueSort(da, streamH, StageTimes.NONE);
+            onH.mark("sort h", streamH);
+            msmH.enqueue(byH, points.h, da, streamH, StageTimes.NONE);
+            onH.mark("msm H", streamH);
+            clock.lap("enqueue (host)");
             stream.synchronize();
-            clock.lap("H");
-            // The G1 MSMs.
-            DeviceBuffer dw = upload(witness, w.canonical());
-            clock.lap("upload w");
-            GpuGroup g1 = GpuGroup.g1(curve);
-            long[] sumA = msm(g1, m).runAffine(points.a, dw, stream);
-            clock.lap("msm A");
-            long[] sumB1 = msm(g1, m).runAffine(points.b1, dw, stream);
-            clock.lap("msm B1");
-            long[] sumC;
-            if (m > firstPrivate) {
-                DeviceBuffer dp = privateWitness.ensure((m - firstPrivate) * scalar);
-                dp.copyRangeFromAsync(dw, firstPrivate * scalar, (m - firstPrivate) * scalar, stream);
-                sumC = msm(g1, m - firstPrivate).runAffine(points.c, dp, stream);
-            } else {
-                sumC = new long[curve.affineBytes() / 8];
-            }
-            clock.lap("msm C");
-            long[] sumH = msm(g1, n).runAffine(points.h, da, stream);
-            clock.lap("msm H");
-            long[] sumB2 = null;
-            if (b2OnDevice) {
-                sumB2 = msm(GpuGroup.g2(curve), m).runAffine(points.b2, dw, stream);
-                clock.lap("msm B2");
-            }
-            lastStages = clock.laps();
-            return new PendingProof(key, w, sumA, sumB1, sumC, sumH, sumB2);
+            streamH.synchronize();
+            clock.lap("wait for the device");
+            PendingProof pending = new PendingProof(key, w, msmA.collectAffine(), msmB1.collectAffine(),
+                    msmC.collectAffine(), msmH.collectAffine(), msmB2 == null ? null : msmB2.collectAffine());
+            clock.lap("collect (Horner, host)");
+            Map<String, Double> stages = new LinkedHashMap<>(clock.laps());
+            onW.millis().forEach((k, v) -> stages.put("stream w: " + k, v));
+            onH.millis().forEach((k, v) -> stages.put("stream h: " + k, v));
+            lastStages = stages;
+            return pending;
         }
     }
 
     /** Copies {@code src} into {@code scratch} (grown as needed): through the pinned staging, queued on the stream. */
-    private DeviceBuffer upload(Scratch scratch, java.lang.foreign.MemorySegment src) {
+    private DeviceBuffer upload(Scratch scratch, java.lang.foreign.MemorySegment src, GpuStream on) {
         DeviceBuffer d = scratch.ensure(src.byteSize());
         if (staging != null) {
-            staging.upload(src, d, 0, stream);
+            staging.upload(src, d, 0, on);
         } else {
             d.upload(src);
         }
         return d;
     }
 
-    /** The MSM instance of this group and size, kept for the next proof. */
-    private GpuMsm msm(GpuGroup group, int n) {
-        return msms.computeIfAbsent(group + "/" + n, k -> new GpuMsm(module, group, n));
+    /**
+     * The MSM instance of this role (A, B1, C, H, B2), group and size, kept for the next proof: one per role, so that
+     * the five MSMs of a proof can be in flight at once, each with its own bucket sums and result.
+     */
+    private GpuMsm msm(String role, GpuGroup group, int n) {
+        return msms.computeIfAbsent(role + "/" + group + "/" + n, k -> new GpuMsm(module, group, n));
+    }
+
+    /** The schedule for the scalars {@code of} (w: the witness, h: H) of MSMs of size n (G1 and G2 alike). */
+    private MsmSchedule schedule(String of, int n) {
+        return schedules.computeIfAbsent(of + "/" + n, k -> new MsmSchedule(module, n, GpuMsm.defaultWindowBits(n)));
     }
 
     /** Host-clock milliseconds of the last prove start's steps, in order (uploads, H, each MSM). */
@@ -153,9 +186,12 @@ final class GpuProverWorker implements AutoCloseable {
 
     /** Device bytes of the working buffers (not the resident keys). */
     synchronized long scratchBytes() {
-        long bytes = a.bytes() + b.bytes() + c.bytes() + witness.bytes() + privateWitness.bytes();
+        long bytes = a.bytes() + b.bytes() + c.bytes() + witness.bytes();
         for (GpuMsm msm : msms.values()) {
             bytes += msm.scratchBytes();
+        }
+        for (MsmSchedule schedule : schedules.values()) {
+            bytes += schedule.bytes();
         }
         for (GpuNtt ntt : ntts.values()) {
             bytes += nttBytes(ntt);
@@ -165,8 +201,8 @@ final class GpuProverWorker implements AutoCloseable {
 
     /** Working buffers held: each a/b/c/witness buffer in use, each MSM's scratch, each NTT's tables. */
     synchronized long scratchBuffers() {
-        long count = msms.size() + ntts.size();
-        for (Scratch s : new Scratch[] {a, b, c, witness, privateWitness}) {
+        long count = msms.size() + schedules.size() + ntts.size();
+        for (Scratch s : new Scratch[] {a, b, c, witness}) {
             count += s.bytes() > 0 ? 1 : 0;
         }
         return count;
@@ -198,9 +234,11 @@ final class GpuProverWorker implements AutoCloseable {
         context.makeCurrent();
         ntts.values().forEach(GpuNtt::close);
         msms.values().forEach(GpuMsm::close);
+        schedules.values().forEach(MsmSchedule::close);
         ntts.clear();
         msms.clear();
-        for (Scratch s : new Scratch[] {a, b, c, witness, privateWitness}) {
+        schedules.clear();
+        for (Scratch s : new Scratch[] {a, b, c, witness}) {
             s.close();
         }
         keys.close();
@@ -208,6 +246,7 @@ final class GpuProverWorker implements AutoCloseable {
             staging.close();
         }
         stream.close();
+        streamH.close();
         module.close();
         context.close();
     }

@@ -7,6 +7,7 @@ import static io.proofline.gpu.CudaException.check;
 import static jcuda.driver.JCudaDriver.cuStreamCreate;
 import static jcuda.driver.JCudaDriver.cuStreamDestroy;
 import static jcuda.driver.JCudaDriver.cuStreamSynchronize;
+import static jcuda.driver.JCudaDriver.cuStreamWaitEvent;
 
 /**
  * A CUDA stream: work queued on it runs in order, asynchronously to the host. A blocking stream (not
@@ -24,6 +25,11 @@ public final class GpuStream implements AutoCloseable {
 
     CUstream handle() {
         return stream;
+    }
+
+    /** Makes the work queued on this stream from now on wait for {@code event} (the host does not wait). */
+    public void waitFor(GpuEvent event) {
+        check(cuStreamWaitEvent(stream, event.handle(), 0), "cuStreamWaitEvent");
     }
 
     public void synchronize() {

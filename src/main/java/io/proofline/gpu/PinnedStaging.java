@@ -20,7 +20,8 @@ import static jcuda.driver.JCudaDriver.cuMemcpyHtoDAsync;
  * <p>Why: a copy from pageable memory is staged by the driver on one thread (≈ 7 GB/s measured on the H200 machine:
  * 31 ms for a, b, c of a 2^20-constraint proof), while a pinned buffer feeds the DMA engine at PCIe speed and the
  * staging copy parallelizes. The source is read only during {@link #upload}; a staging buffer is reused only after
- * its previous piece's DMA has finished (an event per buffer). One instance per stream.
+ * its previous piece's DMA has finished (an event per buffer), whichever stream that piece went to — so uploads to two
+ * streams may share one instance (the host copies one after the other).
  */
 final class PinnedStaging implements AutoCloseable {
 

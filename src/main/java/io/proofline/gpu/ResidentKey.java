@@ -8,11 +8,18 @@ import java.util.List;
 
 /**
  * The point sections of a proving key on one device, in the zkey's layout (affine {@code x‖y}, Montgomery form),
- * which is what {@link GpuMsm} reads: the G1 sections A and B1 ({@code m} points), C ({@code m − ℓ − 1}), H (N), and
- * — only when the G2 MSM runs on the device — B2 ({@code m} G2 points). Otherwise B2 stays on the host, where prove
- * finish runs its MSM on CPU threads.
+ * which is what {@link GpuMsm} reads: the G1 sections A and B1 ({@code m} points), C, H (N), and — only when the G2
+ * MSM runs on the device — B2 ({@code m} G2 points). Otherwise B2 stays on the host, where prove finish runs its MSM
+ * on CPU threads.
+ *
+ * <p>C is stored as {@code m} points, its {@code m − ℓ − 1} behind ℓ + 1 points at infinity (all zeros): ΣC over the
+ * private witness is then an MSM over the whole witness, which shares the sort of the witness's scalars with ΣA, ΣB1
+ * and ΣB2 (the points at infinity add nothing). The padding costs (ℓ + 1)·64 or 96 bytes.
  */
 final class ResidentKey implements AutoCloseable {
+
+    /** C's place in {@link #sections}. */
+    private static final int C_SECTION = 2;
 
     final DeviceBuffer a;
     final DeviceBuffer b1;
@@ -29,23 +36,34 @@ final class ResidentKey implements AutoCloseable {
         this.b2 = sections.size() > 4 ? sections.get(4) : null;
     }
 
-    /** Device bytes the key's resident sections take. */
+    /** Device bytes the key's resident sections take (C with its padding). */
     static long bytes(ProvingKey key, boolean withB2) {
-        long bytes = 0;
+        long bytes = cPadding(key);
         for (MemorySegment section : sections(key, withB2)) {
             bytes += section.byteSize();
         }
         return bytes;
     }
 
+    /** The bytes of the ℓ + 1 points at infinity in front of C: C's points are A's size, ℓ + 1 of them fewer. */
+    private static long cPadding(ProvingKey key) {
+        return key.a().byteSize() - key.c().byteSize();
+    }
+
     /** Uploads the sections (synchronously) into the current context; on a failure frees what it had uploaded. */
     static ResidentKey upload(ProvingKey key, boolean withB2) {
         List<DeviceBuffer> uploaded = new ArrayList<>();
         try {
-            for (MemorySegment section : sections(key, withB2)) {
-                DeviceBuffer d = DeviceBuffer.allocate(section.byteSize());
+            List<MemorySegment> sections = sections(key, withB2);
+            for (int k = 0; k < sections.size(); k++) {
+                MemorySegment section = sections.get(k);
+                long padding = k == C_SECTION ? cPadding(key) : 0;
+                DeviceBuffer d = DeviceBuffer.allocate(padding + section.byteSize());
                 uploaded.add(d);
-                d.upload(section);
+                if (padding > 0) {
+                    d.zero(padding);
+                }
+                d.upload(section, padding);
             }
             return new ResidentKey(uploaded);
         } catch (RuntimeException e) {
