@@ -47,7 +47,7 @@ gencode+=("-gencode=arch=compute_$highest,code=compute_$highest")
 mkdir -p "$(dirname "$out")"
 start=$(date +%s)
 # --threads 0: one nvcc thread per target architecture, bounded by the machine's cores.
-nvcc -std=c++17 -O3 --threads 0 -fatbin "${gencode[@]}" -o "$out.tmp" "$here/proofline.cu"
+nvcc -std=c++17 -O3 --threads 0 ${PROOFLINE_NVCC_FLAGS:-} -fatbin "${gencode[@]}" -o "$out.tmp" "$here/proofline.cu"
 mv "$out.tmp" "$out"
 echo "$archs" > "$stamp"
 echo "[native-cuda] built $out for sm_{${archs// /,}} + compute_$highest PTX in $(( $(date +%s) - start )) s ($(stat -c %s "$out") bytes)"

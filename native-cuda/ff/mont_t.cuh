@@ -7,6 +7,7 @@
 // them in order: the carry flag is a dependency that it cannot see.
 #pragma once
 #include <cstdint>
+#include "cios_split.cuh"
 
 namespace proofline {
 namespace ff {
@@ -122,6 +123,13 @@ struct alignas(16) mont_t {  // 16-byte aligned: elements move as uint4, in shar
      * m = t₀·M0, t += m·p, shift one word. 4N² multiply-adds; t < 2p after each row, one final subtraction.
      */
     __device__ __forceinline__ friend mont_t operator*(const mont_t& a, const mont_t& b) {
+#if defined(PROOFLINE_MUL_SPLIT)
+        // The split accumulator (cios_split.cuh): two independent carry chains per row instead of one.
+        mont_t s;
+        uint32_t hi;
+        mul_split<N, Params>(s.v, hi, a.v, b.v);
+        return reduce_once(s, hi);
+#else
         uint32_t t[N + 2];
 #pragma unroll
         for (int j = 0; j < N + 2; j++) t[j] = 0;
@@ -142,6 +150,7 @@ struct alignas(16) mont_t {  // 16-byte aligned: elements move as uint4, in shar
 #pragma unroll
         for (int j = 0; j < N; j++) s.v[j] = t[j];
         return reduce_once(s, t[N]);
+#endif
     }
 
     __device__ __forceinline__ mont_t& operator*=(const mont_t& b) { return *this = *this * b; }

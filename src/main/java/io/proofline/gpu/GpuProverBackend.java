@@ -189,6 +189,11 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         return ProofAssembly.assemble(pending, sumB2);
     }
 
+    /** Whether ΣB2 runs on the device in prove start (else on CPU threads in prove finish). */
+    public boolean b2OnDevice() {
+        return b2OnDevice;
+    }
+
     /** Host-clock milliseconds of the last prove start's steps (uploads, H, each MSM); empty before the first. */
     public synchronized java.util.Map<String, Double> lastStageMillis() {
         return worker == null ? java.util.Map.of() : worker.lastStages();

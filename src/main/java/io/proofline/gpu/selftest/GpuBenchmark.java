@@ -218,9 +218,11 @@ public final class GpuBenchmark {
             double setupS = secondsSince(setup);
             ProofTiming t;
             long[] deviceBytes;
+            StringBuilder steps = new StringBuilder();
             try {
                 t = ProofTiming.measure(gpu, key, dev.witness(), abc, options.repeats(), options.finishRepeats());
                 deviceBytes = gpu.deviceBytes();
+                gpu.lastStageMillis().forEach((k, v) -> steps.append(String.format(Locale.ROOT, "; %s %.2f", k, v)));
             } finally {
                 gpu.evict(key);
             }
@@ -231,11 +233,12 @@ public final class GpuBenchmark {
             double bound = PerformanceBounds.proveStart(curve, key.nVars(), key.nPublic(), logDomain);
             row("proof", curve, log, t.warmStartMs(), t.firstStartMs(), bound, Double.NaN, OptionalDouble.empty(),
                     String.format(Locale.ROOT, "prove start warm (host/first: first call, key upload incl.); "
-                                    + "finish %.1f ms (median of %d, B2 on CPU); %s %d/%d; domain 2^%d, %d vars; "
-                                    + "device keys %d MiB, scratch %d MiB; setup + synthesis %.1f s",
-                            t.finishMedianMs(), t.finishMs().length, t.allVerified() ? "verified" : "VERIFY FAILED",
-                            t.verified(), t.finishMs().length, logDomain, key.nVars(), deviceBytes[0] >> 20,
-                            deviceBytes[1] >> 20, setupS));
+                                    + "finish %.1f ms (median of %d, B2 %s); %s %d/%d; domain 2^%d, %d vars; "
+                                    + "device keys %d MiB, scratch %d MiB; setup + synthesis %.1f s; last prove start's"
+                                    + " steps (ms)%s",
+                            t.finishMedianMs(), t.finishMs().length, gpu.b2OnDevice() ? "on the GPU" : "on CPU threads",
+                            t.allVerified() ? "verified" : "VERIFY FAILED", t.verified(), t.finishMs().length,
+                            logDomain, key.nVars(), deviceBytes[0] >> 20, deviceBytes[1] >> 20, setupS, steps));
         }
     }
 
