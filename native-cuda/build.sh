@@ -7,6 +7,8 @@
 #   archs: space-separated compute capabilities with SASS, e.g. "80 89 90" (default); PTX is added for the
 #          highest one so that newer GPUs can JIT it. Environment PROOFLINE_CUDA_ARCHS overrides the default.
 #   copy-to: where to copy the fatbin afterwards (Maven: target/classes/native/proofline.fatbin).
+#   Environment PROOFLINE_NVCC_FLAGS: extra nvcc flags for variants, e.g. -DPROOFLINE_MUL_PLAIN (the one-chain
+#   Montgomery multiplication, ff/mont_t.cuh); build a variant into its own output path.
 #
 # Incremental: the fatbin is rebuilt only when a source under native-cuda/ is newer than it or the arch list
 # changed (the list is remembered beside the output).
