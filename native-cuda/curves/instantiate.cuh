@@ -54,11 +54,9 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
         proofline::field_mul_chain(x, n, iters);                                                                 \
     }
 
-/** Level 0 of the bucket sums by tasks, with (Prefetch = true) or without the next point loaded ahead, and at least
- *  MinBlocks blocks per SM (1: the compiler's choice of registers; more: fewer registers, more warps to hide the
- *  multiplications' latency, perhaps spills — measured, docs/gpu-notes.md). */
-#define PROOFLINE_ACCUMULATE_TASKS(name, Prefetch, MinBlocks, Affine, Xyzz)                                      \
-    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS, MinBlocks)                    \
+/** Level 0 of the bucket sums by tasks, with (Prefetch = true) or without the next point loaded ahead. */
+#define PROOFLINE_ACCUMULATE_TASKS(name, Prefetch, Affine, Xyzz)                                                 \
+    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
         name(const Affine* points, const uint32_t* pairs, const uint32_t* offsets, const uint32_t* counts,       \
              const uint32_t* task_offsets, const uint32_t* task_counts, const uint32_t* task_bucket,             \
              const uint32_t* task_order, uint32_t ordered, uint32_t buckets, uint32_t per_task,                  \
@@ -77,8 +75,8 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
         proofline::msm::accumulate_chunks(points, pairs, keys, offsets, counts, buckets, chunk, bucket_sums,     \
                                           head_sums, head_keys);                                                 \
     }                                                                                                            \
-    PROOFLINE_ACCUMULATE_TASKS(prefix##_accumulate_tasks, true, 1, Affine, Xyzz)                                 \
-    PROOFLINE_ACCUMULATE_TASKS(prefix##_accumulate_tasks_plain, false, 1, Affine, Xyzz)                          \
+    PROOFLINE_ACCUMULATE_TASKS(prefix##_accumulate_tasks, true, Affine, Xyzz)                                    \
+    PROOFLINE_ACCUMULATE_TASKS(prefix##_accumulate_tasks_plain, false, Affine, Xyzz)                             \
     extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
         prefix##_combine_heads(const Xyzz* in_sums, const uint32_t* in_keys, const uint32_t* offsets,            \
                                const uint32_t* counts, uint32_t buckets, uint64_t span, uint32_t chunk,          \
@@ -136,6 +134,4 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
         proofline::ntt::h_from_abc(a, b, c, n);                                                                  \
     }                                                                                                            \
     PROOFLINE_GROUP_KERNELS(curve##_g1, curve##_affine_t, curve##_xyzz_t)                                        \
-    PROOFLINE_ACCUMULATE_TASKS(curve##_g1_accumulate_tasks_min5, false, 5, curve##_affine_t, curve##_xyzz_t)     \
-    PROOFLINE_ACCUMULATE_TASKS(curve##_g1_accumulate_tasks_min6, false, 6, curve##_affine_t, curve##_xyzz_t)     \
     PROOFLINE_GROUP_KERNELS(curve##_g2, curve##_g2_affine_t, curve##_g2_xyzz_t)

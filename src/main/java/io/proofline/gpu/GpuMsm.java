@@ -50,9 +50,6 @@ public final class GpuMsm implements AutoCloseable {
     private static final boolean PREFETCH = Boolean.parseBoolean(System.getProperty(PREFETCH_PROPERTY, "false"));
     private static final boolean LEVELS = !"segments".equals(System.getProperty(REDUCE_PROPERTY, "levels"));
     private static final int MAX_WINDOW = Integer.getInteger(MAX_WINDOW_PROPERTY, 17);
-    /** G1's accumulation compiled for at least 5 or 6 blocks per SM (fewer registers, more warps); 1: as compiled. */
-    public static final String MIN_BLOCKS_PROPERTY = "proofline.gpu.msm.min-blocks";
-    private static final int MIN_BLOCKS = Integer.getInteger(MIN_BLOCKS_PROPERTY, 1);
     /** The most pairs per task that the ordering by size handles (pippenger.cuh: MAX_ORDERED_PER_TASK). */
     private static final int MAX_ORDERED_PER_TASK = 1024;
     /** Points with scalar 1 summed per thread before the tree of partial sums. */
@@ -114,10 +111,6 @@ public final class GpuMsm implements AutoCloseable {
                 throw new IllegalArgumentException("MSM shape knobs must be powers of two >= 2: chunk " + CHUNK
                         + ", segment " + SEGMENT + ", tree group " + TREE_GROUP + ", per task " + PER_TASK);
             }
-        }
-        if (MIN_BLOCKS != 1 && MIN_BLOCKS != 5 && MIN_BLOCKS != 6) {
-            throw new IllegalArgumentException(MIN_BLOCKS_PROPERTY + " must be 1, 5 or 6 (the compiled variants), not "
-                    + MIN_BLOCKS);
         }
         if (ORDERED && !CHUNKS && PER_TASK > MAX_ORDERED_PER_TASK) {
             throw new IllegalArgumentException("ordering tasks by size allows at most " + MAX_ORDERED_PER_TASK
@@ -236,7 +229,7 @@ public final class GpuMsm implements AutoCloseable {
                     bucketSums, levelSums, levelKeys);
             span = CHUNK;
         } else {
-            module.launch(group.kernel(accumulateKernel()),
+            module.launch(group.kernel(PREFETCH ? "accumulate_tasks" : "accumulate_tasks_plain"),
                     KernelModule.blocksFor(levelEntries, pt), pt, stream, points, schedule.pairs, schedule.offsets,
                     schedule.counts, schedule.taskOffsets, schedule.taskCounts, schedule.taskBucket,
                     schedule.taskOrder, ORDERED ? 1 : 0, buckets, PER_TASK, bucketSums, levelSums, levelKeys);
@@ -335,14 +328,6 @@ public final class GpuMsm implements AutoCloseable {
         fq.inv(xyzz, 3 * w, inv, 0);
         fq.mul(xyzz, w, inv, 0, out, w);
         return out;
-    }
-
-    /** The accumulation kernel of the knobs: prefetching, or compiled for more blocks per SM (G1 only), or plain. */
-    private String accumulateKernel() {
-        if (PREFETCH) {
-            return "accumulate_tasks";
-        }
-        return MIN_BLOCKS > 1 && group.degree() == 1 ? "accumulate_tasks_min" + MIN_BLOCKS : "accumulate_tasks_plain";
     }
 
     private long xyzz() {
