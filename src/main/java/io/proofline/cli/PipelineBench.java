@@ -40,6 +40,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -186,7 +188,7 @@ final class PipelineBench implements BenchSuite {
                     return unavailable;
                 }
                 int present = gpu.deviceCount();
-                Map<Integer, BusyClock> gpus = new java.util.HashMap<>();
+                Map<Integer, BusyClock> gpus = new HashMap<>();
                 for (int k = 0; k < ordinals.size(); k++) {
                     int ordinal = ordinals.get(k);
                     if (ordinal < 0 || ordinal >= present) {
@@ -290,7 +292,7 @@ final class PipelineBench implements BenchSuite {
                 busyFigures.append(String.format(" busy_%s=%.3f", d.id(), fraction));
             }
             // Logical devices sharing a GPU overlap; the GPU's own figure is the union of their busy intervals.
-            Map<BusyClock, Long> sharing = new java.util.LinkedHashMap<>();
+            Map<BusyClock, Long> sharing = new LinkedHashMap<>();
             devices.forEach(d -> sharing.merge(busy(d).physical(), 1L, Long::sum));
             sharing.forEach((clock, logical) -> {
                 if (logical > 1) {

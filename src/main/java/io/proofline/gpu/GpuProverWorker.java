@@ -28,8 +28,8 @@ import java.util.Map;
  */
 final class GpuProverWorker implements AutoCloseable {
 
-    /** MSM, schedule and NTT instances kept: the five MSMs, two schedules and one domain of a couple of circuits. */
-    private static final int KEPT_PER_SIZE = 12;
+    /** Instances kept per map (MSMs, schedules, NTTs), least recently used evicted: the five MSMs, two schedules and one domain of a couple of circuits. */
+    private static final int KEPT_INSTANCES = 12;
     /** System property: {@code false} uploads a/b/c and the witness straight from pageable memory (for comparison). */
     static final String PINNED_STAGING_PROPERTY = "proofline.gpu.pinned-staging";
     private static final boolean PINNED_STAGING =
@@ -255,7 +255,7 @@ final class GpuProverWorker implements AutoCloseable {
         return new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<K, T> eldest) {
-                if (size() <= KEPT_PER_SIZE) {
+                if (size() <= KEPT_INSTANCES) {
                     return false;
                 }
                 try {
