@@ -1,5 +1,6 @@
-package io.proofline.cli;
+package io.proofline.cli.bench;
 
+import io.proofline.cli.UsageException;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.SnarkCurve;
