@@ -1,7 +1,5 @@
 package io.proofline.engine;
 
-import io.proofline.engine.internal.ProcFiles;
-
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalLong;
