@@ -26,7 +26,8 @@ import java.util.Optional;
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({MemoryProperties.class, PipelineProperties.class, GpuProperties.class,
-        StoreProperties.class, SecurityProperties.class, ProoflineProperties.class})
+        StoreProperties.class, SecurityProperties.class, ProoflineProperties.class,
+        DemoProperties.class})
 class EngineConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineConfiguration.class);

@@ -7,6 +7,7 @@ import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.StageTimings;
 import io.proofline.service.CircuitInfo;
 import io.proofline.service.CircuitService;
+import io.proofline.service.DemoCircuit;
 import io.proofline.service.ConflictException;
 import io.proofline.service.JobRecord;
 import io.proofline.service.JobService;
@@ -166,7 +167,7 @@ class ServiceConsoleBackend implements ConsoleBackend {
 
     @Override
     public int runDemoLoad() {
-        return demo.submitBurst(jobs);
+        return demo.submitBurst();
     }
 
     private Map<String, String> circuitNames() {
