@@ -19,10 +19,11 @@ import java.time.Duration;
  * @param retryAfter        what a 429 answer suggests in {@code Retry-After}
  */
 @ConfigurationProperties("proofline.pipeline")
-record PipelineProperties(@DefaultValue("0") int synthesisWorkers,
-                          @DefaultValue("" + EngineConfig.DEFAULT_QUEUE_CAPACITY) int queueCapacity,
-                          @DefaultValue("" + EngineConfig.DEFAULT_HANDOFF_CAPACITY) int handoffCapacity,
-                          @DefaultValue("" + EngineConfig.DEFAULT_FINALIZER_THREADS) int finalizerThreads,
-                          @DefaultValue("8") int jobThreads, @DefaultValue("30s") Duration shutdownGrace,
-                          @DefaultValue(EngineConfig.DEFAULT_QUEUE_FULL_RETRY_AFTER_SECONDS + "s") Duration retryAfter) {
+public record PipelineProperties(@DefaultValue("0") int synthesisWorkers,
+                                 @DefaultValue("" + EngineConfig.DEFAULT_QUEUE_CAPACITY) int queueCapacity,
+                                 @DefaultValue("" + EngineConfig.DEFAULT_HANDOFF_CAPACITY) int handoffCapacity,
+                                 @DefaultValue("" + EngineConfig.DEFAULT_FINALIZER_THREADS) int finalizerThreads,
+                                 @DefaultValue("8") int jobThreads, @DefaultValue("30s") Duration shutdownGrace,
+                                 @DefaultValue(EngineConfig.DEFAULT_QUEUE_FULL_RETRY_AFTER_SECONDS + "s")
+                                 Duration retryAfter) {
 }
