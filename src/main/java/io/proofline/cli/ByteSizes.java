@@ -5,14 +5,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Byte sizes on the command line: a plain count, or a number with KiB/MiB/GiB/TiB (KB/MB/GB/TB read as binary too). */
-final class ByteSizes {
+public final class ByteSizes {
 
     private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*([kmgt]i?b?|b)?");
 
     private ByteSizes() {
     }
 
-    static long parse(String text) throws UsageException {
+    public static long parse(String text) throws UsageException {
         Matcher m = SIZE.matcher(text.trim().toLowerCase(Locale.ROOT));
         if (!m.matches()) {
             throw new UsageException("not a byte size: '" + text + "' (e.g. 1073741824, 512MiB, 2GiB)");

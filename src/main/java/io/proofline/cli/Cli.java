@@ -1,5 +1,7 @@
 package io.proofline.cli;
 
+import io.proofline.cli.bench.BenchCommand;
+
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Map;

@@ -6,13 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Argument paths of the CLI commands, with a one-line message naming the file when it cannot be read. */
-final class CliFiles {
+public final class CliFiles {
 
     private CliFiles() {
     }
 
     /** {@code arg} as a path to an existing, readable regular file. */
-    static Path existing(String arg) throws FormatException {
+    public static Path existing(String arg) throws FormatException {
         Path p = Path.of(arg);
         if (!Files.isRegularFile(p)) {
             throw new FormatException(arg, "no such file");

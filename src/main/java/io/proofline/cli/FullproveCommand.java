@@ -10,6 +10,7 @@ import io.proofline.snark.format.WtnsReader;
 import io.proofline.snark.format.PointCheck;
 import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.prover.Groth16Prover;
+import io.proofline.witness.CircomWitness;
 import io.proofline.witness.CircomWitnessCalculator;
 import io.proofline.witness.WitnessException;
 import io.proofline.witness.WitnessInput;
@@ -58,7 +59,7 @@ final class FullproveCommand implements Cli.Command {
         } catch (WitnessException e) {
             throw new FormatException(input.getFileName().toString(), e.getMessage());
         }
-        io.proofline.witness.Witness computed;
+        CircomWitness computed;
         try {
             computed = CircomWitnessCalculator.load(wasm).calculate(parsed);
         } catch (WitnessException e) {
@@ -73,7 +74,7 @@ final class FullproveCommand implements Cli.Command {
     }
 
     /** The calculator's values (canonical little-endian) moved into an off-heap {@link Witness}. */
-    static Witness toSnarkWitness(io.proofline.witness.Witness computed, Path wasm) throws FormatException {
+    static Witness toSnarkWitness(CircomWitness computed, Path wasm) throws FormatException {
         SnarkCurve curve = SnarkCurves.byScalarPrime(computed.prime()).orElseThrow(() -> new FormatException(
                 wasm.getFileName().toString(), "circuit prime " + computed.prime() + " is not a supported curve's"));
         if (computed.n8() != curve.fr().bytes()) {

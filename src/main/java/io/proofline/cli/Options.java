@@ -7,12 +7,12 @@ import java.util.Map;
 import java.util.Set;
 
 /** {@code --name value} options of a command, and its positional arguments (under the keys "0", "1", …). */
-final class Options {
+public final class Options {
 
     private Options() {
     }
 
-    static Map<String, String> parse(String[] args, String... known) throws UsageException {
+    public static Map<String, String> parse(String[] args, String... known) throws UsageException {
         Set<String> names = Set.of(known);
         Map<String, String> r = new HashMap<>();
         List<String> positional = new ArrayList<>();
@@ -37,7 +37,7 @@ final class Options {
         return r;
     }
 
-    static String require(Map<String, String> opts, String name) throws UsageException {
+    public static String require(Map<String, String> opts, String name) throws UsageException {
         String v = opts.get(name);
         if (v == null) {
             throw new UsageException("missing " + name);
@@ -45,7 +45,7 @@ final class Options {
         return v;
     }
 
-    static int intValue(Map<String, String> opts, String name, int fallback) throws UsageException {
+    public static int intValue(Map<String, String> opts, String name, int fallback) throws UsageException {
         String v = opts.get(name);
         if (v == null) {
             return fallback;
@@ -58,7 +58,7 @@ final class Options {
     }
 
     /** A comma-separated list of integers ({@code 1,2,4}); {@code fallback} when the option is absent. */
-    static List<Integer> intList(Map<String, String> opts, String name, List<Integer> fallback) throws UsageException {
+    public static List<Integer> intList(Map<String, String> opts, String name, List<Integer> fallback) throws UsageException {
         String v = opts.get(name);
         if (v == null) {
             return fallback;
@@ -75,7 +75,7 @@ final class Options {
     }
 
     /** A comma-separated list of words; {@code fallback} when the option is absent. */
-    static List<String> list(Map<String, String> opts, String name, String fallback) {
+    public static List<String> list(Map<String, String> opts, String name, String fallback) {
         List<String> values = new ArrayList<>();
         for (String part : opts.getOrDefault(name, fallback).split(",")) {
             if (!part.isBlank()) {
@@ -85,7 +85,7 @@ final class Options {
         return List.copyOf(values);
     }
 
-    static int positionalCount(Map<String, String> opts) {
+    public static int positionalCount(Map<String, String> opts) {
         return Integer.parseInt(opts.get("#"));
     }
 }

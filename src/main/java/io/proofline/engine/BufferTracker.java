@@ -1,7 +1,5 @@
 package io.proofline.engine;
 
-import io.proofline.engine.internal.ProcFiles;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;

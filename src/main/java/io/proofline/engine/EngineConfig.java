@@ -1,7 +1,5 @@
 package io.proofline.engine;
 
-import io.proofline.engine.internal.ProcFiles;
-
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -41,11 +39,15 @@ public record EngineConfig(long budgetBytes, long headroomBytes, int synthesisWo
     public static final long FALLBACK_LIMIT_BYTES = 8 * GIB;
     /** The breaker's sliding window, counted in prove starts. */
     public static final int BREAKER_WINDOW = 10;
+    /** The defaults below are the service's too: its property records take them from here. */
     public static final int DEFAULT_QUEUE_CAPACITY = 1024;
     /** cuzk ran with a hand-off of 1; 2 keeps one partition ready while another is being handed over. */
     public static final int DEFAULT_HANDOFF_CAPACITY = 2;
     public static final int DEFAULT_WORKERS_PER_DEVICE = 2;
     public static final int DEFAULT_FINALIZER_THREADS = 2;
+    public static final boolean DEFAULT_VERIFY_PROOFS = true;
+    /** What a full queue's refusal suggests to wait, in seconds. */
+    public static final int DEFAULT_QUEUE_FULL_RETRY_AFTER_SECONDS = 5;
 
     public EngineConfig {
         Objects.requireNonNull(policy, "policy");
@@ -97,12 +99,12 @@ public record EngineConfig(long budgetBytes, long headroomBytes, int synthesisWo
         private int queueCapacity = DEFAULT_QUEUE_CAPACITY;
         private int handoffCapacity = DEFAULT_HANDOFF_CAPACITY;
         private int finalizerThreads = DEFAULT_FINALIZER_THREADS;
-        private boolean verifyProofs = true;
+        private boolean verifyProofs = DEFAULT_VERIFY_PROOFS;
         private int workersPerDevice = DEFAULT_WORKERS_PER_DEVICE;
         private PipelinePolicy policy = PipelinePolicy.BUDGETED;
         private int breakerMinimumCalls = 3;
         private Duration deviceRetryAfter = Duration.ofSeconds(30);
-        private Duration queueFullRetryAfter = Duration.ofSeconds(5);
+        private Duration queueFullRetryAfter = Duration.ofSeconds(DEFAULT_QUEUE_FULL_RETRY_AFTER_SECONDS);
 
         private Builder() {
         }

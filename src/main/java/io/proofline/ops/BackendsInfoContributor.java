@@ -1,6 +1,6 @@
 package io.proofline.ops;
 
-import io.proofline.service.ProvingBackends;
+import io.proofline.service.DeviceBackends;
 import io.proofline.snark.prover.ProverBackends;
 import org.springframework.boot.actuate.info.Info;
 import org.springframework.boot.actuate.info.InfoContributor;
@@ -13,9 +13,9 @@ import java.util.Map;
 @Component
 class BackendsInfoContributor implements InfoContributor {
 
-    private final ProvingBackends backends;
+    private final DeviceBackends backends;
 
-    BackendsInfoContributor(ProvingBackends backends) {
+    BackendsInfoContributor(DeviceBackends backends) {
         this.backends = backends;
     }
 

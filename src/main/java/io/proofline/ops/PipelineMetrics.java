@@ -15,7 +15,7 @@ import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.Stage;
 import io.proofline.engine.StageTimings;
 import io.proofline.service.JobFinishedEvent;
-import io.proofline.service.ProvingBackends;
+import io.proofline.service.DeviceBackends;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
@@ -34,12 +34,12 @@ class PipelineMetrics implements MeterBinder {
     private static final long SNAPSHOT_MAX_AGE_NANOS = Duration.ofSeconds(1).toNanos();
 
     private final ProvingEngine engine;
-    private final ProvingBackends backends;
+    private final DeviceBackends backends;
     private MeterRegistry registry;
     private PipelineSnapshot cached;
     private long cachedAt;
 
-    PipelineMetrics(ProvingEngine engine, ProvingBackends backends) {
+    PipelineMetrics(ProvingEngine engine, DeviceBackends backends) {
         this.engine = engine;
         this.backends = backends;
     }

@@ -32,13 +32,13 @@ final class DeviceAssembly {
      * @param cpuFallback   add the CPU backend as a fallback device beside the GPUs
      * @throws IllegalArgumentException when an ordinal is not a present device
      */
-    static ProvingBackends assemble(List<Integer> ordinals, Optional<ProverBackend> gpu, long memoryBudget,
+    static DeviceBackends assemble(List<Integer> ordinals, Optional<ProverBackend> gpu, long memoryBudget,
                                     boolean cpuFallback, ProverBackend cpu) {
         List<ProvingDevice> devices = new ArrayList<>();
         Map<String, ProverBackend> byDevice = new LinkedHashMap<>();
         if (gpu.isEmpty()) {
             add(new BackendDevice(CPU_ID, cpu, false), devices, byDevice);
-            return new ProvingBackends(devices, byDevice);
+            return new DeviceBackends(devices, byDevice);
         }
         int present = gpu.get().deviceCount();
         List<Integer> logical = ordinals.isEmpty() ? allOf(present) : List.copyOf(ordinals);
@@ -55,7 +55,7 @@ final class DeviceAssembly {
         if (cpuFallback) {
             add(new BackendDevice(CPU_ID, cpu, true), devices, byDevice);
         }
-        return new ProvingBackends(devices, byDevice);
+        return new DeviceBackends(devices, byDevice);
     }
 
     private static List<Integer> allOf(int present) {

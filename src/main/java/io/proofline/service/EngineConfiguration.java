@@ -26,7 +26,8 @@ import java.util.Optional;
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({MemoryProperties.class, PipelineProperties.class, GpuProperties.class,
-        StoreProperties.class, SecurityProperties.class, ProoflineProperties.class})
+        StoreProperties.class, SecurityProperties.class, ProoflineProperties.class,
+        DemoProperties.class})
 class EngineConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineConfiguration.class);
@@ -89,14 +90,14 @@ class EngineConfiguration {
     }
 
     @Bean
-    ProvingBackends provingBackends(GpuProperties gpu) {
+    DeviceBackends deviceBackends(GpuProperties gpu) {
         Optional<ProverBackend> gpuBackend = gpu.enabled() ? ProverBackends.byName("gpu") : Optional.empty();
         // A GPU backend on the class path is used only where a GPU answers (CI and laptops have none).
         gpuBackend.flatMap(ProverBackend::unavailableReason)
                 .ifPresent(reason -> LOG.info("GPU backend not used: {}", reason));
         gpuBackend = gpuBackend.filter(b -> b.unavailableReason().isEmpty());
         long memoryBudget = gpu.deviceMemoryBudget() == null ? 0 : gpu.deviceMemoryBudget().toBytes();
-        ProvingBackends backends = DeviceAssembly.assemble(gpu.devices(), gpuBackend, memoryBudget, gpu.cpuFallback(),
+        DeviceBackends backends = DeviceAssembly.assemble(gpu.devices(), gpuBackend, memoryBudget, gpu.cpuFallback(),
                 new CpuProverBackend());
         LOG.info("proving devices: {} (backends available: {})", backends.devices(), ProverBackends.names());
         return backends;
@@ -104,7 +105,7 @@ class EngineConfiguration {
 
     @Bean(destroyMethod = "")
     ProvingEngine provingEngine(EngineConfig config, MemoryBudget budget, BufferTracker tracker, KeyCache keys,
-                                ProvingBackends backends) {
+                                DeviceBackends backends) {
         Groth16PartitionProver prover = new Groth16PartitionProver(keys, backends.byDevice());
         return ProvingEngine.builder(config, prover).budget(budget).tracker(tracker).keyEvictor(keys)
                 .devices(backends.devices()).start();

@@ -1,5 +1,6 @@
 package io.proofline.service;
 
+import io.proofline.engine.EngineConfig;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -14,6 +15,7 @@ import java.time.Duration;
  * @param keyIdleTimeout a cached proving key unused this long is evicted even without memory pressure
  */
 @ConfigurationProperties("proofline.memory")
-record MemoryProperties(DataSize budget, @DefaultValue("2GB") DataSize headroom,
-                        @DefaultValue("10m") Duration keyIdleTimeout) {
+public record MemoryProperties(DataSize budget,
+                               @DefaultValue("" + EngineConfig.DEFAULT_HEADROOM_BYTES) DataSize headroom,
+                               @DefaultValue("10m") Duration keyIdleTimeout) {
 }

@@ -1,12 +1,14 @@
 package io.proofline.service;
 
+import io.proofline.engine.EngineConfig;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 import java.time.Duration;
 
 /**
- * {@code proofline.pipeline.*}: the engine's threads and queues, and how this instance takes jobs.
+ * {@code proofline.pipeline.*}: the engine's threads and queues, and how this instance takes jobs. Where the engine
+ * has the same setting, its default is the engine's ({@link EngineConfig}), so that the CLI and the service agree.
  *
  * @param synthesisWorkers  synthesis threads; 0 means half the processors
  * @param queueCapacity     partitions admitted (waiting, on all instances) before submission answers 429
@@ -17,8 +19,11 @@ import java.time.Duration;
  * @param retryAfter        what a 429 answer suggests in {@code Retry-After}
  */
 @ConfigurationProperties("proofline.pipeline")
-record PipelineProperties(@DefaultValue("0") int synthesisWorkers, @DefaultValue("1024") int queueCapacity,
-                          @DefaultValue("2") int handoffCapacity, @DefaultValue("2") int finalizerThreads,
-                          @DefaultValue("8") int jobThreads, @DefaultValue("30s") Duration shutdownGrace,
-                          @DefaultValue("5s") Duration retryAfter) {
+public record PipelineProperties(@DefaultValue("0") int synthesisWorkers,
+                                 @DefaultValue("" + EngineConfig.DEFAULT_QUEUE_CAPACITY) int queueCapacity,
+                                 @DefaultValue("" + EngineConfig.DEFAULT_HANDOFF_CAPACITY) int handoffCapacity,
+                                 @DefaultValue("" + EngineConfig.DEFAULT_FINALIZER_THREADS) int finalizerThreads,
+                                 @DefaultValue("8") int jobThreads, @DefaultValue("30s") Duration shutdownGrace,
+                                 @DefaultValue(EngineConfig.DEFAULT_QUEUE_FULL_RETRY_AFTER_SECONDS + "s")
+                                 Duration retryAfter) {
 }

@@ -1,5 +1,6 @@
 package io.proofline.service;
 
+import io.proofline.engine.EngineConfig;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -9,5 +10,5 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param verifyProofs verify every proof before reporting it, unless a job says otherwise
  */
 @ConfigurationProperties("proofline")
-record ProoflineProperties(@DefaultValue("true") boolean verifyProofs) {
+record ProoflineProperties(@DefaultValue("" + EngineConfig.DEFAULT_VERIFY_PROOFS) boolean verifyProofs) {
 }

@@ -18,7 +18,7 @@ import java.util.function.Consumer;
  * @param sanityCheck circom's {@code init(sanityCheck)}: the generated code checks every signal
  *                    access (slower; snarkjs's default is off)
  * @param logSink     receives each line a circuit prints with {@code log()} (they are also kept in
- *                    {@link Witness#log()} and {@link WitnessException#log()}); DEBUG logging by default
+ *                    {@link CircomWitness#log()} and {@link WitnessException#log()}); DEBUG logging by default
  */
 public record CalculatorOptions(ExecutionMode mode, boolean sanityCheck, Consumer<String> logSink) {
 

@@ -129,7 +129,7 @@ public final class CircomWitnessCalculator {
     }
 
     /** Parses a snarkjs-style input map (see {@link WitnessInput#of}) and computes its witness. */
-    public Witness calculate(Map<String, ?> input) {
+    public CircomWitness calculate(Map<String, ?> input) {
         return calculate(WitnessInput.of(input));
     }
 
@@ -140,7 +140,7 @@ public final class CircomWitnessCalculator {
      *                          number of values, inputs are missing, or the circuit fails (e.g. an {@code assert});
      *                          with {@link Reason#INTERRUPTED} when the thread is interrupted (cancellation)
      */
-    public Witness calculate(WitnessInput input) {
+    public CircomWitness calculate(WitnessInput input) {
         CircomRuntimeImports runtime = new CircomRuntimeImports(options.logSink());
         CircomExports wasm = guarded(runtime, "starting", () -> new CircomExports(instantiate(runtime), hasSharedMemoryStart));
         guarded(runtime, "init", () -> {
@@ -188,13 +188,13 @@ public final class CircomWitnessCalculator {
         }
     }
 
-    private Witness readWitness(CircomExports wasm, CircomRuntimeImports runtime) {
+    private CircomWitness readWitness(CircomExports wasm, CircomRuntimeImports runtime) {
         byte[] values = new byte[Math.multiplyExact(witnessSize, n8)];
         for (int i = 0; i < witnessSize; i++) {
             wasm.loadWitness(i);
             wasm.readShared(values, i * n8);
         }
-        return new Witness(prime, n8, values, runtime.log());
+        return new CircomWitness(prime, n8, values, runtime.log());
     }
 
     private Instance instantiate(CircomRuntimeImports runtime) {

@@ -7,7 +7,7 @@ import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.groth16.BackendDevice;
 import io.proofline.engine.groth16.Groth16Circuits;
 import io.proofline.engine.groth16.Groth16PartitionProver;
-import io.proofline.service.ProvingBackends;
+import io.proofline.service.DeviceBackends;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
@@ -59,7 +59,7 @@ class PipelineMetricsTest {
         AtomicReference<DeviceUsage> usage = new AtomicReference<>(DeviceUsage.NOTHING_HELD);
         FakeGpuBackend backend = new FakeGpuBackend(usage);
         BackendDevice gpu0 = new BackendDevice("gpu0", backend);
-        ProvingBackends backends = new ProvingBackends(List.of(gpu0), Map.of("gpu0", backend));
+        DeviceBackends backends = new DeviceBackends(List.of(gpu0), Map.of("gpu0", backend));
         EngineConfig config = EngineConfig.builder().budgetBytes(1 << 20).synthesisWorkers(1).finalizerThreads(1)
                 .workersPerDevice(1).build();
         // No job runs here: the circuits are never asked for.

@@ -37,13 +37,13 @@ class DeviceAssemblyTest {
 
     private final CpuProverBackend cpu = new CpuProverBackend();
 
-    private static List<String> ids(ProvingBackends b) {
+    private static List<String> ids(DeviceBackends b) {
         return b.devices().stream().map(ProvingDevice::id).toList();
     }
 
     @Test
     void oneOrdinalTwiceGivesTwoLogicalDevicesWithTheirOwnBackendsAndHalfTheBudgetEach() {
-        ProvingBackends b = DeviceAssembly.assemble(List.of(0, 0), Optional.of(new FakeGpu(1, null)), 80 * GIB,
+        DeviceBackends b = DeviceAssembly.assemble(List.of(0, 0), Optional.of(new FakeGpu(1, null)), 80 * GIB,
                 true, cpu);
         assertEquals(List.of("gpu0", "gpu1", "cpu"), ids(b));
         FakeGpu gpu0 = (FakeGpu) b.byDevice().get("gpu0");
@@ -59,7 +59,7 @@ class DeviceAssemblyTest {
 
     @Test
     void sharersAreCountedPerPhysicalGpu() {
-        ProvingBackends b = DeviceAssembly.assemble(List.of(0, 1, 0), Optional.of(new FakeGpu(2, null)), 0, false, cpu);
+        DeviceBackends b = DeviceAssembly.assemble(List.of(0, 1, 0), Optional.of(new FakeGpu(2, null)), 0, false, cpu);
         assertEquals(List.of("gpu0", "gpu1", "gpu2"), ids(b));
         assertEquals(2, ((FakeGpu) b.byDevice().get("gpu0")).share().sharers());
         assertEquals(1, ((FakeGpu) b.byDevice().get("gpu1")).share().sharers());
@@ -69,7 +69,7 @@ class DeviceAssemblyTest {
 
     @Test
     void noOrdinalsMeansOneLogicalDevicePerGpuPresent() {
-        ProvingBackends b = DeviceAssembly.assemble(List.of(), Optional.of(new FakeGpu(3, null)), 0, true, cpu);
+        DeviceBackends b = DeviceAssembly.assemble(List.of(), Optional.of(new FakeGpu(3, null)), 0, true, cpu);
         assertEquals(List.of("gpu0", "gpu1", "gpu2", "cpu"), ids(b));
     }
 
@@ -82,7 +82,7 @@ class DeviceAssemblyTest {
 
     @Test
     void withoutAGpuTheCpuIsTheOneOrdinaryDevice() {
-        ProvingBackends b = DeviceAssembly.assemble(List.of(0, 0), Optional.empty(), 0, true, cpu);
+        DeviceBackends b = DeviceAssembly.assemble(List.of(0, 0), Optional.empty(), 0, true, cpu);
         assertEquals(List.of("cpu"), ids(b));
         assertFalse(b.devices().getFirst().fallback());
     }

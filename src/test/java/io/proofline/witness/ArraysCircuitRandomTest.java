@@ -44,7 +44,7 @@ class ArraysCircuitRandomTest {
             }
             input.put("m", rows);
 
-            Witness witness = calculator.calculate(input);
+            CircomWitness witness = calculator.calculate(input);
 
             for (int i = 0; i < 2; i++) {
                 BigInteger dot = BigInteger.ZERO;

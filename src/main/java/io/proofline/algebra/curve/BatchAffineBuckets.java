@@ -25,19 +25,20 @@ import java.util.Arrays;
  *   <li>P = −B (same x, other y): the bucket becomes empty (its denominator is replaced by 1 in the batch).
  * </ul>
  * Where the field is a 254-bit prime field or its quadratic extension (BN254 G1, G2) and the Vector API is resolved,
- * a batch's multiplications run on SIMD lanes ({@link LaneSlopes}, {@link LaneSlopes2});
- * {@code -Dproofline.msm.lanes=false} keeps them scalar. Both give identical buckets.
+ * a batch's multiplications run on SIMD lanes ({@link LaneSlopes}, {@link LaneSlopes2}); a JVM started without
+ * {@code --add-modules jdk.incubator.vector} keeps them scalar. Both give identical buckets.
  * Not thread-safe: one per MSM task. Allocates its arrays once; nothing per addition.
  */
 final class BatchAffineBuckets {
 
     private static final byte ADD = 0, DOUBLE = 1, CANCEL = 2;
     /**
-     * Whether batches may run on Vector API lanes (issue #3); on by default where the JVM resolves the module. Checked
-     * here, not in a lane class: initialising one of those without the module throws NoClassDefFoundError.
+     * Whether batches may run on Vector API lanes (issue #3): where the JVM resolves the module, which is the one
+     * switch (the JVM option {@code --add-modules jdk.incubator.vector}; the lanes trade a faster warm proof for a
+     * slower first one and a larger peak while the JIT warms up). Checked here, not in a lane class: initialising one
+     * of those without the module throws NoClassDefFoundError.
      */
-    static final boolean LANES_ENABLED = Boolean.parseBoolean(System.getProperty("proofline.msm.lanes", "true"))
-            && ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+    static final boolean LANES_ENABLED = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
 
     private final CurveOps ops;
     private final FieldOps f;

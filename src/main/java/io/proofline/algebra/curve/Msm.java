@@ -169,8 +169,8 @@ public final class Msm {
     }
 
     /**
-     * Whether the batch-affine additions of BN254 G1 and G2 run on Vector API lanes in this JVM (module resolved and
-     * {@code proofline.msm.lanes} not false), for benchmark headers.
+     * Whether the batch-affine additions of BN254 G1 and G2 run on Vector API lanes in this JVM (the module resolved),
+     * for benchmark headers.
      */
     public static boolean usesVectorLanes() {
         return BatchAffineBuckets.LANES_ENABLED;

@@ -25,6 +25,7 @@ import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.Synthesis;
 import io.proofline.snark.prover.Synthesized;
 import io.proofline.snark.verifier.Groth16Verifier;
+import io.proofline.witness.CircomWitness;
 import io.proofline.witness.CircomWitnessCalculator;
 import io.proofline.witness.WitnessException;
 import io.proofline.witness.WitnessInput;
@@ -161,7 +162,7 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
         CircomWitnessCalculator calculator = circuits.witnessCalculator(work.circuit().id())
                 .orElseThrow(() -> new WitnessRejectedException("circuit " + work.circuit().id()
                         + " has no witness calculator (.wasm): submit .wtns witnesses"));
-        io.proofline.witness.Witness computed;
+        CircomWitness computed;
         try {
             computed = calculator.calculate(WitnessInput.parseJson(work.input().bytes()));
         } catch (WitnessException | IllegalArgumentException e) {

@@ -8,11 +8,16 @@ import io.proofline.engine.StageTimings;
 import io.proofline.service.CircuitInfo;
 import io.proofline.service.CircuitService;
 import io.proofline.service.ConflictException;
+import io.proofline.service.DemoCircuit;
 import io.proofline.service.JobRecord;
 import io.proofline.service.JobService;
 import io.proofline.service.KeyCache;
+import io.proofline.service.MemoryProperties;
 import io.proofline.service.NotFoundException;
 import io.proofline.service.PartitionRecord;
+import io.proofline.service.PipelineProperties;
+import io.proofline.service.SecurityProperties;
+import io.proofline.service.StoreProperties;
 import io.proofline.service.Timings;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
@@ -35,17 +40,27 @@ class ServiceConsoleBackend implements ConsoleBackend {
     private final CircuitService circuits;
     private final KeyCache keys;
     private final DemoCircuit demo;
+    /** The service's own settings, which the configuration page shows beside the engine's. */
+    private final MemoryProperties memory;
+    private final PipelineProperties pipeline;
+    private final StoreProperties store;
+    private final SecurityProperties security;
     private final Environment environment;
     private final Units units;
 
     ServiceConsoleBackend(ProvingEngine engine, EngineConfig config, JobService jobs, CircuitService circuits,
-                          KeyCache keys, DemoCircuit demo, Environment environment, Units units) {
+                          KeyCache keys, DemoCircuit demo, MemoryProperties memory, PipelineProperties pipeline,
+                          StoreProperties store, SecurityProperties security, Environment environment, Units units) {
         this.engine = engine;
         this.config = config;
         this.jobs = jobs;
         this.circuits = circuits;
         this.keys = keys;
         this.demo = demo;
+        this.memory = memory;
+        this.pipeline = pipeline;
+        this.store = store;
+        this.security = security;
         this.environment = environment;
         this.units = units;
     }
@@ -101,9 +116,10 @@ class ServiceConsoleBackend implements ConsoleBackend {
     public List<ConfigEntry> configuration() {
         List<ConfigEntry> entries = new ArrayList<>();
         entries.add(new ConfigEntry("memory", "proofline.memory.budget", units.bytes(config.budgetBytes())
-                + (environment.containsProperty("proofline.memory.budget") ? "" : " (memory limit less headroom)")));
+                + (memory.budget() != null ? "" : " (memory limit less headroom)")));
         entries.add(new ConfigEntry("memory", "proofline.memory.headroom", units.bytes(config.headroomBytes())));
-        entries.add(property("memory", "proofline.memory.key-idle-timeout"));
+        entries.add(new ConfigEntry("memory", "proofline.memory.key-idle-timeout",
+                units.duration(memory.keyIdleTimeout())));
         entries.add(new ConfigEntry("pipeline", "proofline.pipeline.synthesis-workers",
                 String.valueOf(config.synthesisWorkers())));
         entries.add(new ConfigEntry("pipeline", "proofline.pipeline.queue-capacity",
@@ -112,7 +128,8 @@ class ServiceConsoleBackend implements ConsoleBackend {
                 config.handoffCapacity() + " partitions"));
         entries.add(new ConfigEntry("pipeline", "proofline.pipeline.finalizer-threads",
                 String.valueOf(config.finalizerThreads())));
-        entries.add(property("pipeline", "proofline.pipeline.job-threads"));
+        entries.add(new ConfigEntry("pipeline", "proofline.pipeline.job-threads",
+                String.valueOf(pipeline.jobThreads())));
         entries.add(new ConfigEntry("pipeline", "policy", config.policy().name()));
         entries.add(new ConfigEntry("gpu", "proofline.gpu.enabled",
                 environment.getProperty("proofline.gpu.enabled", "true")));
@@ -125,17 +142,15 @@ class ServiceConsoleBackend implements ConsoleBackend {
                 + " prove starts failing (after " + config.breakerMinimumCalls() + "), retries after "
                 + units.duration(config.deviceRetryAfter())));
         entries.add(new ConfigEntry("proofs", "proofline.verify-proofs", String.valueOf(config.verifyProofs())));
-        entries.add(property("store", "proofline.store.data-dir"));
-        entries.add(property("store", "proofline.store.retention"));
+        entries.add(new ConfigEntry("store", "proofline.store.data-dir", store.dataDir().toString()));
+        entries.add(new ConfigEntry("store", "proofline.store.retention",
+                units.duration(store.retention())));
         entries.add(new ConfigEntry("store", "spring.datasource.url",
                 environment.getProperty("spring.datasource.url", "–").replaceAll(";.*", "")));
-        entries.add(property("security", "proofline.security.admin-user"));
-        entries.add(property("security", "proofline.security.requests-per-second"));
+        entries.add(new ConfigEntry("security", "proofline.security.admin-user", security.adminUser()));
+        entries.add(new ConfigEntry("security", "proofline.security.requests-per-second",
+                String.valueOf(security.requestsPerSecond())));
         return entries;
-    }
-
-    private ConfigEntry property(String group, String name) {
-        return new ConfigEntry(group, name, environment.getProperty(name, "–"));
     }
 
     @Override
@@ -166,7 +181,7 @@ class ServiceConsoleBackend implements ConsoleBackend {
 
     @Override
     public int runDemoLoad() {
-        return demo.submitBurst(jobs);
+        return demo.submitBurst();
     }
 
     private Map<String, String> circuitNames() {

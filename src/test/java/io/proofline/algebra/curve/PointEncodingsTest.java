@@ -8,8 +8,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.ObjectMapper;
 
 import java.io.File;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.math.BigInteger;
 import java.util.HexFormat;
 import java.util.List;
@@ -19,7 +17,6 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -85,47 +82,5 @@ class PointEncodingsTest {
             }
         }
         assertTrue(checked > 10);
-    }
-
-    @ParameterizedTest
-    @MethodSource("groups")
-    void bulkValidationReportsTheFirstBadPoint(CurveGroup g) {
-        long seed = new SplittableRandom().nextLong();
-        SplittableRandom rnd = new SplittableRandom(seed);
-        CurveOps ops = g.newOps();
-        int n = 5000;
-        try (Arena arena = Arena.ofShared()) {
-            MemorySegment seg = arena.allocate((long) n * g.affineBytes() + 1);
-            long[] p = TestPoints.randomSubgroupPoint(ops, rnd);
-            long[] step = TestPoints.randomSubgroupPoint(ops, rnd);
-            for (int i = 0; i < n; i++) {
-                if (i % 97 != 0) {          // leave some infinities
-                    ZkeyPoints.write(g, p, 0, seg, 1 + (long) i * g.affineBytes());
-                }
-                if (i % 500 == 0) {
-                    p = ops.addAffine(p, step);
-                }
-            }
-            assertNull(PointValidation.firstInvalid(g, seg, 1, n));
-            int bad = 4321;
-            long[] off = TestPoints.randomCurvePoint(g, rnd);
-            ZkeyPoints.write(g, off, 0, seg, 1 + (long) (n - 2) * g.affineBytes());
-            long[] notOnCurve = p.clone();
-            notOnCurve[0] ^= 1;
-            ZkeyPoints.write(g, notOnCurve, 0, seg, 1 + (long) bad * g.affineBytes());
-            PointValidation.Failure failure = PointValidation.firstInvalid(g, seg, 1, n);
-            assertEquals(new PointValidation.Failure(bad, InvalidPointException.Reason.NOT_ON_CURVE), failure, "seed=" + seed);
-            ZkeyPoints.write(g, p, 0, seg, 1 + (long) bad * g.affineBytes());
-            if (g != Bn254Curves.G1) {
-                InvalidPointException e = assertThrows(InvalidPointException.class,
-                        () -> PointValidation.requireAllValid(g, seg, 1, n, "section B"));
-                assertEquals(InvalidPointException.Reason.NOT_IN_SUBGROUP, e.reason());
-                assertTrue(e.getMessage().contains("point #" + (n - 2)), e.getMessage());
-            }
-            long topLimbOfX = 8L * (g.baseField().limbs() - 1);
-            seg.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 1 + 7L * g.affineBytes() + topLimbOfX, -1L); // x(.c0) ≥ p
-            assertEquals(new PointValidation.Failure(7, InvalidPointException.Reason.NOT_REDUCED),
-                    PointValidation.firstInvalid(g, seg, 1, n));
-        }
     }
 }

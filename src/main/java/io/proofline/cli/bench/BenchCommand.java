@@ -1,5 +1,7 @@
-package io.proofline.cli;
+package io.proofline.cli.bench;
 
+import io.proofline.cli.Cli;
+import io.proofline.cli.UsageException;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
@@ -10,14 +12,14 @@ import java.util.TreeMap;
  * {@code bench <suite> [options]}: runs a benchmark suite and prints a table. Each suite is its own
  * {@link BenchSuite}; add new ones to {@link #SUITES}.
  */
-final class BenchCommand implements Cli.Command {
+public final class BenchCommand implements Cli.Command {
 
     private static final List<BenchSuite> SUITES = List.of(new AlgebraBench(), new ProveBench(), new PipelineBench(),
             new GpuBench(), new LanesBench());
 
     private final Map<String, BenchSuite> suites = new TreeMap<>();
 
-    BenchCommand() {
+    public BenchCommand() {
         for (BenchSuite s : SUITES) {
             suites.put(s.name(), s);
         }

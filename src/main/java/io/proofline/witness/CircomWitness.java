@@ -10,7 +10,7 @@ import java.util.List;
  * elements of {@link #n8()} bytes each, exactly what section 2 of a {@code .wtns} file holds, so handing
  * them to a prover or a file costs one copy.
  */
-public final class Witness {
+public final class CircomWitness {
 
     private final BigInteger prime;
     private final int n8;
@@ -21,7 +21,7 @@ public final class Witness {
      * @param values {@code size · n8} bytes, each value canonical (below {@code prime}) and little-endian;
      *               taken over, not copied
      */
-    Witness(BigInteger prime, int n8, byte[] values, List<String> log) {
+    CircomWitness(BigInteger prime, int n8, byte[] values, List<String> log) {
         if (values.length % n8 != 0) {
             throw new IllegalArgumentException(values.length + " bytes is not a whole number of " + n8 + "-byte values");
         }
@@ -75,14 +75,9 @@ public final class Witness {
         return log;
     }
 
-    /** The raw values, for writers in this package (no copy). */
-    byte[] littleEndianView() {
-        return values;
-    }
-
     @Override
     public boolean equals(Object o) {
-        return o instanceof Witness w && prime.equals(w.prime) && n8 == w.n8 && Arrays.equals(values, w.values);
+        return o instanceof CircomWitness w && prime.equals(w.prime) && n8 == w.n8 && Arrays.equals(values, w.values);
     }
 
     @Override
@@ -92,6 +87,6 @@ public final class Witness {
 
     @Override
     public String toString() {
-        return "Witness[" + size() + " values of " + n8 + " bytes, prime " + prime + "]";
+        return "CircomWitness[" + size() + " values of " + n8 + " bytes, prime " + prime + "]";
     }
 }

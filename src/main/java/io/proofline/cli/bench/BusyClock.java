@@ -1,4 +1,4 @@
-package io.proofline.cli;
+package io.proofline.cli.bench;
 
 /**
  * The time during which at least one of the activities it counts is running: the union of their intervals, so

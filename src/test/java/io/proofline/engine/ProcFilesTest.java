@@ -1,4 +1,4 @@
-package io.proofline.engine.internal;
+package io.proofline.engine;
 
 import io.proofline.engine.EngineConfig;
 import org.junit.jupiter.api.Test;

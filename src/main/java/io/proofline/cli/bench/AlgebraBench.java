@@ -1,5 +1,6 @@
-package io.proofline.cli;
+package io.proofline.cli.bench;
 
+import io.proofline.cli.UsageException;
 import io.proofline.algebra.bls12381.Bls12381Curves;
 import io.proofline.algebra.bn254.Bn254Curves;
 import io.proofline.algebra.curve.CurveGroup;

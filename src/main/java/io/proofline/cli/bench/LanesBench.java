@@ -1,5 +1,6 @@
-package io.proofline.cli;
+package io.proofline.cli.bench;
 
+import io.proofline.cli.UsageException;
 import io.proofline.algebra.bn254.Bn254;
 import io.proofline.algebra.field.LaneMontgomery;
 import io.proofline.algebra.field.PrimeField;

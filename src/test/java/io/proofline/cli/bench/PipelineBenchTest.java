@@ -1,5 +1,6 @@
-package io.proofline.cli;
+package io.proofline.cli.bench;
 
+import io.proofline.cli.Cli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,5 +1,8 @@
-package io.proofline.cli;
+package io.proofline.cli.bench;
 
+import io.proofline.cli.Options;
+import io.proofline.cli.ByteSizes;
+import io.proofline.cli.UsageException;
 import io.proofline.engine.BufferClass;
 import io.proofline.engine.BufferTracker;
 import io.proofline.engine.CircuitRef;

@@ -1,4 +1,4 @@
-package io.proofline.cli;
+package io.proofline.cli.bench;
 
 import org.junit.jupiter.api.Test;
 

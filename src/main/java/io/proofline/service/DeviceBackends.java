@@ -7,5 +7,5 @@ import java.util.List;
 import java.util.Map;
 
 /** The engine's devices and the prover backend behind each (for {@code /actuator/info} too). */
-public record ProvingBackends(List<ProvingDevice> devices, Map<String, ProverBackend> byDevice) {
+public record DeviceBackends(List<ProvingDevice> devices, Map<String, ProverBackend> byDevice) {
 }

@@ -1,4 +1,4 @@
-package io.proofline.cli;
+package io.proofline.cli.bench;
 
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;

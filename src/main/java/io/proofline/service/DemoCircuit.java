@@ -1,18 +1,13 @@
-package io.proofline.web.console;
+package io.proofline.service;
 
 import io.proofline.engine.PartitionInput;
 import io.proofline.engine.Priority;
-import io.proofline.service.CircuitService;
-import io.proofline.service.DataDirectory;
-import io.proofline.service.JobService;
-import io.proofline.service.NotFoundException;
 import io.proofline.snark.SnarkCurves;
 import io.proofline.snark.format.WtnsWriter;
 import io.proofline.snark.format.ZkeyWriter;
 import io.proofline.snark.setup.DevSetup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
@@ -30,10 +25,11 @@ import java.util.Optional;
  * generated with the {@code dev-circuit} generator (an INSECURE known-secret setup, fine for watching the pipeline)
  * and registered as {@code demo}; its satisfying witness is kept beside it, so "run demo load" can submit a burst
  * of multi-partition jobs. Generation runs in the background (a few seconds) so that start-up is not held up.
- * {@code proofline.console.demo.enabled=false} turns it off.
+ * {@code proofline.console.demo.enabled=false} turns it off. The console's "run demo load" button asks this for the
+ * burst; the console itself generates nothing.
  */
 @Component
-class DemoCircuit {
+public class DemoCircuit {
 
     /** Large enough that a partition takes a visible moment on a CPU, small enough to generate in seconds. */
     static final int CONSTRAINTS = 4000;
@@ -49,17 +45,18 @@ class DemoCircuit {
     private final boolean enabled;
     private final Path dir;
     private final CircuitService circuits;
+    private final JobService jobs;
     private volatile Ready ready;
     private volatile String problem = "the demo circuit is still being generated; try again in a few seconds";
 
     private record Ready(String circuitId, byte[] witness) {
     }
 
-    DemoCircuit(@Value("${proofline.console.demo.enabled:true}") boolean enabled, DataDirectory data,
-                CircuitService circuits) {
-        this.enabled = enabled;
+    DemoCircuit(DemoProperties properties, DataDirectory data, CircuitService circuits, JobService jobs) {
+        this.enabled = properties.enabled();
         this.dir = data.root().resolve("demo");
         this.circuits = circuits;
+        this.jobs = jobs;
         if (!enabled) {
             problem = "the demo is turned off (proofline.console.demo.enabled=false)";
         }
@@ -116,14 +113,8 @@ class DemoCircuit {
         }
     }
 
-    /** The demo circuit's id once it is registered. */
-    Optional<String> circuitId() {
-        Ready r = ready;
-        return r == null ? Optional.empty() : Optional.of(r.circuitId());
-    }
-
     /** Submits {@link #JOBS} jobs of {@link #PARTITIONS_PER_JOB} partitions each; answers how many went in. */
-    int submitBurst(JobService jobs) {
+    public int submitBurst() {
         Ready r = ready;
         if (r == null) {
             throw new IllegalStateException(problem);

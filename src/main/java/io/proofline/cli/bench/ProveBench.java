@@ -1,5 +1,6 @@
-package io.proofline.cli;
+package io.proofline.cli.bench;
 
+import io.proofline.cli.UsageException;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.SnarkCurve;
@@ -154,15 +155,9 @@ final class ProveBench implements BenchSuite {
         List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC",
                 "-cp", System.getProperty("java.class.path"), "io.proofline.Proofline", "bench", "prove", "--child",
                 c.zkey.toString(), c.wtns.toString(), Integer.toString(runs)));
-        // the child proves as this JVM would: Vector API lanes where this JVM resolves them (issue #3), same switch
-        int at = cmd.indexOf("-cp");
+        // the child proves as this JVM would: on Vector API lanes where this JVM resolves the module (issue #3)
         if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
-            cmd.addAll(at, List.of("--add-modules", "jdk.incubator.vector"));
-            at += 2;
-        }
-        String lanes = System.getProperty("proofline.msm.lanes");
-        if (lanes != null) {
-            cmd.add(at, "-Dproofline.msm.lanes=" + lanes);
+            cmd.addAll(cmd.indexOf("-cp"), List.of("--add-modules", "jdk.incubator.vector"));
         }
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String text = new String(p.getInputStream().readAllBytes());

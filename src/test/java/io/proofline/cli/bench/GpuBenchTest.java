@@ -1,5 +1,7 @@
-package io.proofline.cli;
+package io.proofline.cli.bench;
 
+import io.proofline.cli.Cli;
+import io.proofline.cli.UsageException;
 import io.proofline.gpu.GpuCurve;
 import io.proofline.gpu.GpuDevices;
 import io.proofline.gpu.GpuUnavailableException;

@@ -1,4 +1,4 @@
-package io.proofline.engine.internal;
+package io.proofline.engine;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /** Reads the Linux files that tell a process's memory and its limit; empty or {@code -1} elsewhere. */
-public final class ProcFiles {
+final class ProcFiles {
 
     private static final Path SELF_STATUS = Path.of("/proc/self/status");
     private static final Path MEMINFO = Path.of("/proc/meminfo");
