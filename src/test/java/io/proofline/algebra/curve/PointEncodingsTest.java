@@ -1,13 +1,12 @@
 package io.proofline.algebra.curve;
 
+import io.proofline.algebra.EthPrecompileVectors;
 import io.proofline.algebra.bls12381.Bls12381Curves;
 import io.proofline.algebra.bn254.Bn254Curves;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import tools.jackson.databind.ObjectMapper;
 
-import java.io.File;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.math.BigInteger;
@@ -67,12 +66,9 @@ class PointEncodingsTest {
 
     /** EIP-197 writes G2 imaginary part first: the pairing vectors' G2 points must decode onto the curve, in G2. */
     @Test
-    @SuppressWarnings("unchecked")
     void eip197G2PointsFromPairingVectorsDecode() {
-        List<Map<String, Object>> vectors = new ObjectMapper().readValue(
-                new File("../shared/testvectors/eth-precompiles/bn256Pairing.json"), List.class);
         int checked = 0;
-        for (Map<String, Object> v : vectors) {
+        for (Map<String, Object> v : EthPrecompileVectors.load("bn256Pairing.json")) {
             byte[] in = HexFormat.of().parseHex((String) v.get("Input"));
             for (int off = 0; off + 192 <= in.length; off += 192) {
                 long[] g1 = EvmPoints.EIP_196.decode(Bn254Curves.G1, in, off, true);
