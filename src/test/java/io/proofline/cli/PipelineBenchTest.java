@@ -1,5 +1,6 @@
 package io.proofline.cli;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /** {@code bench pipeline} runs real, verified proofs through the engine and ends with its machine-readable line. */
+@Tag("slow")
 class PipelineBenchTest {
 
     private static final Pattern LAST_LINE = Pattern.compile(

@@ -3,6 +3,7 @@ package io.proofline.algebra.curve;
 import io.proofline.algebra.EthPrecompileVectors;
 import io.proofline.algebra.bls12381.Bls12381Curves;
 import io.proofline.algebra.bn254.Bn254Curves;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -83,6 +84,8 @@ class PointEncodingsTest {
         assertTrue(checked > 10);
     }
 
+    /** Slow: subgroup checks of 5,000 points per group (about 10 s each on two cores). */
+    @Tag("slow")
     @ParameterizedTest
     @MethodSource("groups")
     void bulkValidationReportsTheFirstBadPoint(CurveGroup g) {
