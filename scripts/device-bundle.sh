@@ -14,11 +14,12 @@
 #         against many minutes on a busy 2-core development machine) and points PROOFLINE_FATBIN at it
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+# A JDK 25: JAVA_HOME, else the one whose java is on the PATH (jlink comes from it).
+export JAVA_HOME="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}"
 archs="${PROOFLINE_CUDA_ARCHS:-90}"
 kernels_there=false
-# Where the bundle goes: .device/ by default; PROOFLINE_BUNDLE_DIR=/work/main/.gpu-device for a helper whose
-# worktree is not the checkout the device tool sends.
+# Where the bundle goes: .device/ by default; PROOFLINE_BUNDLE_DIR puts it elsewhere (e.g. into another checkout
+# when this one is not the tree that is sent to the GPU machine).
 bundle="${PROOFLINE_BUNDLE_DIR:-.device}"
 [[ "${1:-}" == "--kernels-there" ]] && kernels_there=true
 jcuda_version=12.6.0

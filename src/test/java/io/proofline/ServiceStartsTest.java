@@ -1,5 +1,6 @@
 package io.proofline;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * With nothing configured (no API key, no admin password) the service starts on a real port, reports itself healthy,
  * live and ready (what Kubernetes probes ask), and does not run open: the API answers 401.
  */
+@Tag("slow")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class ServiceStartsTest {
 

@@ -3,6 +3,7 @@ package io.proofline.cli;
 import io.proofline.interop.SnarkjsCli;
 import io.proofline.snark.SnarkCurve;
 import io.proofline.snark.SnarkCurves;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code dev-circuit} output is a real snarkjs setup: snarkjs proves with our zkey and witness and verifies against our
  * verification_key.json (which checks the H points' coset reasoning end to end), and our prover's proof verifies too.
  */
+@Tag("slow")
 class DevCircuitCommandTest {
 
     static Stream<SnarkCurve> curves() {

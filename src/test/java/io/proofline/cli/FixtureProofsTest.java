@@ -15,6 +15,7 @@ import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.verifier.Groth16Verifier;
 import io.proofline.snark.verifier.VerificationResult;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +38,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * CLI's {@code fullprove} computes the fixture's exact witness and a proof that our verifier and
  * {@code snarkjs groth16 verify} accept; {@code prove} on the fixture's own .wtns (checked against the .r1cs) too.
  */
+@Tag("slow")
 class FixtureProofsTest {
 
     static final Path FIXTURES = Path.of("src/test/resources/fixtures");

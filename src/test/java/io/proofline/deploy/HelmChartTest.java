@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,6 +35,7 @@ import org.yaml.snakeyaml.Yaml;
  * and checks the rendered manifests: probes on the Actuator health groups, the GPU request, the memory plan,
  * the single-instance rule of the embedded store, the pod's security, the Secret and the ServiceMonitor.
  */
+@Tag("slow")
 class HelmChartTest {
 
     private static final Path CHART = Path.of("helm", "proofline");

@@ -10,6 +10,7 @@ import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.VerificationKeyJson;
 import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.format.ZkeyWriter;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** snarkjs itself accepts what our writers produce (the pattern other interop tests copy). */
+@Tag("slow")
 class SnarkjsVerifyInteropTest {
 
     @TempDir

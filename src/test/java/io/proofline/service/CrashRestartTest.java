@@ -5,6 +5,7 @@ import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.VerificationKeyJson;
 import io.proofline.snark.verifier.Groth16Verifier;
 import io.proofline.web.Api;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a job (and with another job still queued); a new process on the same data directory finishes both, and the proofs
  * verify.
  */
+@Tag("slow")
 class CrashRestartTest {
 
     @Test

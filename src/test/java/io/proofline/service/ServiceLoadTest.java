@@ -6,6 +6,7 @@ import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.VerificationKeyJson;
 import io.proofline.snark.verifier.Groth16Verifier;
 import io.proofline.web.Api;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import tools.jackson.databind.JsonNode;
@@ -38,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * submitted twice with the same requestId. Checks: no 5xx, no job lost or duplicated, every proof verifies; prints
  * p50/p99 submit-to-DONE latency and the service's peak RSS (VmHWM) for docs/BENCHMARKS.md.
  */
+@Tag("slow")
 @EnabledIfSystemProperty(named = "proofline.load", matches = "true")
 class ServiceLoadTest {
 

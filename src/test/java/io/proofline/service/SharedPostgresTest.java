@@ -7,56 +7,41 @@ import io.proofline.snark.verifier.Groth16Verifier;
 import io.proofline.web.Api;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Two instances share one PostgreSQL (127.0.0.1:5432, database {@code test}, a schema of its own per run) and one
+ * Two instances share one PostgreSQL (a schema of its own per run, on the server {@link TestPostgres} chooses) and one
  * data directory. The instance that claimed a job is killed mid-job; the other takes the job over when the lease
- * expires and finishes it, and each proof is stored once. Skipped, with a message, without a reachable PostgreSQL
- * ({@code PROOFLINE_TEST_PG_URL} overrides the URL).
+ * expires and finishes it, and each proof is stored once.
  */
+@Tag("slow")
 class SharedPostgresTest {
 
-    static final String URL = System.getenv().getOrDefault("PROOFLINE_TEST_PG_URL", "jdbc:postgresql://127.0.0.1:5432/test");
-    static String user;
-    static final String SCHEMA = "proofline_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    static TestPostgres.Schema schema;
 
     @BeforeAll
-    static void database() {
-        for (String candidate : new String[]{"postgres", "root"}) {
-            try (Connection c = DriverManager.getConnection(URL, candidate, "")) {
-                c.createStatement().execute("create schema " + SCHEMA);
-                user = candidate;
-                return;
-            } catch (SQLException e) {
-                // try the next user
-            }
-        }
-        assumeTrue(false, "no PostgreSQL at " + URL + " (users postgres/root, trust auth): shared-database test skipped");
+    static void database() throws SQLException {
+        schema = TestPostgres.newSchema();
     }
 
     @AfterAll
     static void dropSchema() throws SQLException {
-        if (user != null) {
-            try (Connection c = DriverManager.getConnection(URL, user, "")) {
-                c.createStatement().execute("drop schema " + SCHEMA + " cascade");
-            }
+        if (schema != null) {
+            schema.close();
         }
     }
 
@@ -65,9 +50,9 @@ class SharedPostgresTest {
         Path circuitDir = DevCircuit.bn128(4000);
         Path data = Files.createTempDirectory("proofline-shared");
         Map<String, String> common = new HashMap<>(Map.of(
-                "spring.datasource.url", URL + "?currentSchema=" + SCHEMA,
-                "spring.datasource.username", user, "spring.datasource.password", "",
-                "spring.flyway.schemas", SCHEMA,
+                "spring.datasource.url", schema.url(),
+                "spring.datasource.username", schema.user(), "spring.datasource.password", schema.password(),
+                "spring.flyway.schemas", schema.name(),
                 "proofline.store.data-dir", data.toString(),
                 "proofline.pipeline.synthesis-workers", "1", "proofline.pipeline.job-threads", "1",
                 "proofline.store.heartbeat-interval", "1s", "proofline.store.missed-heartbeats", "4",
@@ -112,7 +97,7 @@ class SharedPostgresTest {
     }
 
     private static String owner(String job) throws SQLException {
-        try (Connection c = DriverManager.getConnection(URL + "?currentSchema=" + SCHEMA, user, "");
+        try (Connection c = schema.connect();
              ResultSet rs = c.createStatement().executeQuery("select owner from jobs where id = '" + job + "'")) {
             rs.next();
             return rs.getString(1);
@@ -120,7 +105,7 @@ class SharedPostgresTest {
     }
 
     private static long count(String sql) throws SQLException {
-        try (Connection c = DriverManager.getConnection(URL + "?currentSchema=" + SCHEMA, user, "");
+        try (Connection c = schema.connect();
              ResultSet rs = c.createStatement().executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);

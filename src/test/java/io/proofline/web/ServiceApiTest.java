@@ -6,6 +6,7 @@ import io.proofline.snark.format.VerificationKeyJson;
 import io.proofline.snark.verifier.Groth16Verifier;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -42,6 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
         "proofline.store.polling-interval=200ms",
         "proofline.memory.budget=1GB",
         "management.defaults.metrics.export.enabled=true"})
+@Tag("slow")
 class ServiceApiTest {
 
     static final Path MUL3 = Path.of("src/test/resources/snarkjs/mul3");

@@ -1,6 +1,7 @@
 package io.proofline.web;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
         "proofline.security.api-keys=fuzz-key", "proofline.security.admin-password=pw",
         "proofline.security.requests-per-second=100000", "proofline.pipeline.synthesis-workers=1",
         "proofline.store.max-circuit-size=1MB", "proofline.store.max-job-size=1MB", "proofline.memory.budget=1GB"})
+@Tag("slow")
 class SubmissionFuzzTest {
 
     static final Path MUL3 = Path.of("src/test/resources/snarkjs/mul3/bn128");

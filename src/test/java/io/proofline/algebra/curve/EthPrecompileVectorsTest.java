@@ -1,17 +1,15 @@
 package io.proofline.algebra.curve;
 
+import io.proofline.algebra.EthPrecompileVectors;
 import io.proofline.algebra.bls12381.Bls12381Curves;
 import io.proofline.algebra.bn254.Bn254Curves;
 import io.proofline.algebra.field.PrimeField;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
-import tools.jackson.databind.ObjectMapper;
 
-import java.io.File;
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -20,18 +18,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * go-ethereum's precompile vectors (../shared/testvectors/eth-precompiles): the EIP-196 and EIP-2537 decoders, group
+ * go-ethereum's precompile vectors ({@link EthPrecompileVectors}): the EIP-196 and EIP-2537 decoders, group
  * addition, scalar multiplication and the MSM, plus every failure vector rejected for the specific reason.
  */
 class EthPrecompileVectorsTest {
 
-    private static final String DIR = "../shared/testvectors/eth-precompiles/";
     private static final HexFormat HEX = HexFormat.of();
-
-    @SuppressWarnings("unchecked")
-    private static List<Map<String, Object>> load(String file) {
-        return new ObjectMapper().readValue(new File(DIR + file), List.class);
-    }
 
     // ---- the precompiles, written on top of the public API --------------------------------------------------------
 
@@ -89,7 +81,7 @@ class EthPrecompileVectorsTest {
     }
 
     private static Stream<DynamicTest> vectors(String file, Op op) {
-        return load(file).stream().map(v -> DynamicTest.dynamicTest(file + " " + v.get("Name"), () -> {
+        return EthPrecompileVectors.load(file).stream().map(v -> DynamicTest.dynamicTest(file + " " + v.get("Name"), () -> {
             byte[] input = HEX.parseHex((String) v.get("Input"));
             assertEquals((String) v.get("Expected"), HEX.formatHex(op.apply(input)), (String) v.get("Name"));
         }));
@@ -138,7 +130,7 @@ class EthPrecompileVectorsTest {
     // ---- failures ------------------------------------------------------------------------------------------------
 
     private static Stream<DynamicTest> failures(String file, CurveGroup g, Op op) {
-        return load(file).stream().map(v -> DynamicTest.dynamicTest(file + " " + v.get("Name"), () -> {
+        return EthPrecompileVectors.load(file).stream().map(v -> DynamicTest.dynamicTest(file + " " + v.get("Name"), () -> {
             byte[] input = HEX.parseHex((String) v.get("Input"));
             String expectedError = (String) v.get("ExpectedError");
             InvalidPointException e = assertThrows(InvalidPointException.class, () -> op.apply(input), expectedError);

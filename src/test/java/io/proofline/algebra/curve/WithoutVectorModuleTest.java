@@ -1,5 +1,6 @@
 package io.proofline.algebra.curve;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the scalar path: no lane class may be initialised there, or the first MSM dies with NoClassDefFoundError (as an
  * early version of the lane switch did). Runs {@code bench algebra} on a small MSM in a child JVM.
  */
+@Tag("slow")
 class WithoutVectorModuleTest {
 
     @Test

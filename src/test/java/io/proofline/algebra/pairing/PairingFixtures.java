@@ -1,5 +1,6 @@
 package io.proofline.algebra.pairing;
 
+import io.proofline.algebra.EthPrecompileVectors;
 import io.proofline.algebra.bls12381.Bls12381Curves;
 import io.proofline.algebra.bls12381.Bls12381Pairing;
 import io.proofline.algebra.bn254.Bn254Curves;
@@ -11,15 +12,9 @@ import io.proofline.algebra.curve.InvalidPointException.Reason;
 import io.proofline.algebra.field.PrimeField;
 import io.proofline.algebra.field.QuadraticField;
 
-import java.io.IOException;
 import java.math.BigInteger;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /** Per-curve test data: generators, test curves, and the EIP-196/EIP-2537 pairing-input decoding for the vectors. */
 enum PairingFixtures {
@@ -153,20 +148,10 @@ enum PairingFixtures {
     record Vector(String name, byte[] input, String expected, String expectedError) {
     }
 
-    static List<Vector> readVectors(String file) throws IOException {
-        String json = Files.readString(Path.of("../shared/testvectors/eth-precompiles", file));
-        List<Vector> out = new ArrayList<>();
-        Matcher object = Pattern.compile("\\{[^{}]*}").matcher(json);
-        while (object.find()) {
-            String o = object.group();
-            out.add(new Vector(field(o, "Name"), HexFormat.of().parseHex(field(o, "Input")), field(o, "Expected"),
-                    field(o, "ExpectedError")));
-        }
-        return out;
-    }
-
-    private static String field(String object, String name) {
-        Matcher m = Pattern.compile("\"" + name + "\"\\s*:\\s*\"([^\"]*)\"").matcher(object);
-        return m.find() ? m.group(1) : null;
+    static List<Vector> readVectors(String file) {
+        return EthPrecompileVectors.load(file).stream()
+                .map(v -> new Vector((String) v.get("Name"), HexFormat.of().parseHex((String) v.get("Input")),
+                        (String) v.get("Expected"), (String) v.get("ExpectedError")))
+                .toList();
     }
 }

@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
@@ -30,7 +29,7 @@ class PairingInputRejectionTest {
             "g2 point is not on correct subgroup", Reason.NOT_IN_SUBGROUP);
 
     @Test
-    void everyFailingBlsPairingInputIsRejectedWithItsReason() throws IOException {
+    void everyFailingBlsPairingInputIsRejectedWithItsReason() {
         List<PairingFixtures.Vector> vectors = PairingFixtures.readVectors("fail-blsPairing.json");
         assertTrue(vectors.size() >= 9, "vectors: " + vectors.size());
         for (PairingFixtures.Vector v : vectors) {
@@ -49,7 +48,7 @@ class PairingInputRejectionTest {
 
     @ParameterizedTest
     @EnumSource(PairingFixtures.class)
-    void everyValidVectorPassesTheChecks(PairingFixtures fx) throws IOException {
+    void everyValidVectorPassesTheChecks(PairingFixtures fx) {
         for (PairingFixtures.Vector v : PairingFixtures.readVectors(fx.vectorFile())) {
             if (v.input().length > 0 || fx == PairingFixtures.BN254) {
                 fx.decodeValidated(v.input());

@@ -3,7 +3,6 @@ package io.proofline.algebra.pairing;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.IOException;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,7 +13,7 @@ class PairingVectorsTest {
 
     @ParameterizedTest
     @EnumSource(PairingFixtures.class)
-    void productCheckMatchesEveryPrecompileVector(PairingFixtures fx) throws IOException {
+    void productCheckMatchesEveryPrecompileVector(PairingFixtures fx) {
         List<PairingFixtures.Vector> vectors = PairingFixtures.readVectors(fx.vectorFile());
         assertTrue(vectors.size() > 10, "vectors found: " + vectors.size());
         Pairing pairing = new Pairing(fx.curve);

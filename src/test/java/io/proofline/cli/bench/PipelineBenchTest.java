@@ -1,6 +1,7 @@
 package io.proofline.cli.bench;
 
 import io.proofline.cli.Cli;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /** {@code bench pipeline} runs real, verified proofs through the engine and ends with its machine-readable line. */
+@Tag("slow")
 class PipelineBenchTest {
 
     private static final Pattern LAST_LINE = Pattern.compile(

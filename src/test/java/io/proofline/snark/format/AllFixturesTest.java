@@ -10,6 +10,7 @@ import io.proofline.snark.Witness;
 import io.proofline.snark.verifier.Groth16Verifier;
 import io.proofline.snark.verifier.PreparedVerifyingKey;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 
 import java.io.IOException;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * key, witness and r1cs parse; the witness satisfies the r1cs and fits the key; our exported verification key is
  * snarkjs's file byte for byte; snarkjs's proof verifies and a tampered public signal does not.
  */
+@Tag("slow")
 class AllFixturesTest {
 
     private static final Path GENERATED = Path.of("src/test/resources/fixtures");

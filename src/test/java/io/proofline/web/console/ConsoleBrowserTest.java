@@ -2,6 +2,7 @@ package io.proofline.web.console;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -42,6 +43,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * as {@code docs/console.png} for the README. Skipped when chromium or chromedriver is not installed
  * ({@code apt-get install chromium chromium-driver}; {@code .ci/run} does it).
  */
+@Tag("slow")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class ConsoleBrowserTest {
 

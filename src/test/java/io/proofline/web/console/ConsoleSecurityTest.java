@@ -1,5 +1,6 @@
 package io.proofline.web.console;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -24,6 +25,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /** The console behind the service's real security chain and beans: admin session only, CSRF on every action. */
+@Tag("slow")
 @SpringBootTest
 @AutoConfigureMockMvc
 class ConsoleSecurityTest {

@@ -1,0 +1,99 @@
+package io.proofline.service;
+
+import io.proofline.engine.JobState;
+import io.proofline.engine.PartitionInput;
+import io.proofline.engine.Priority;
+import io.proofline.engine.Stage;
+import org.flywaydb.core.Flyway;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A jobs database migrated by the service's own Flyway scripts, for the unit tests of the classes that read and write
+ * it: an H2 in memory in PostgreSQL mode (the service's embedded default, with the flags of application.yml), or a
+ * fresh schema on the PostgreSQL that {@link TestPostgres} chooses.
+ */
+final class JobsDatabase implements AutoCloseable {
+
+    final JdbcClient jdbc;
+    final JobStore jobs;
+    final CircuitStore circuits;
+    final TransactionTemplate tx;
+    private final AutoCloseable cleanup;
+
+    /** One connection for all statements: a test is single-threaded, and a new connection per statement is slow. */
+    private JobsDatabase(SingleConnectionDataSource dataSource, String schema, AutoCloseable cleanup) {
+        var flyway = Flyway.configure().dataSource(dataSource);
+        if (schema != null) {
+            flyway.schemas(schema);
+        }
+        flyway.load().migrate();
+        this.jdbc = JdbcClient.create(dataSource);
+        this.jobs = new JobStore(jdbc);
+        this.circuits = new CircuitStore(jdbc);
+        this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        this.cleanup = cleanup;
+    }
+
+    static JobsDatabase h2() {
+        String url = "jdbc:h2:mem:jobs-" + UUID.randomUUID()
+                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1";
+        SingleConnectionDataSource dataSource = new SingleConnectionDataSource(url, "sa", "", true);
+        return new JobsDatabase(dataSource, null, () -> {
+            JdbcClient.create(dataSource).sql("shutdown").update();
+            dataSource.destroy();
+        });
+    }
+
+    static JobsDatabase postgres() throws SQLException {
+        TestPostgres.Schema schema = TestPostgres.newSchema();
+        var dataSource = new SingleConnectionDataSource(schema.url(), schema.user(), schema.password(), true);
+        return new JobsDatabase(dataSource, schema.name(), () -> {
+            dataSource.destroy();
+            schema.close();
+        });
+    }
+
+    /** Inserts a QUEUED job of {@code partitions} WTNS partitions of 100 bytes each, created at {@code createdAt}. */
+    JobRecord queued(String circuitId, int partitions, Instant createdAt, String requestId) {
+        JobRecord job = new JobRecord(UUID.randomUUID().toString(), circuitId, requestId, JobState.QUEUED,
+                Priority.NORMAL, null, partitions, null, 0, false, null, null,
+                createdAt.truncatedTo(ChronoUnit.MILLIS), null, null);
+        List<PartitionRecord> records = new ArrayList<>();
+        for (int i = 0; i < partitions; i++) {
+            records.add(new PartitionRecord(job.id(), i, PartitionInput.Format.WTNS, 100, Stage.QUEUED, null, null));
+        }
+        jobs.insert(job, records);
+        return job;
+    }
+
+    JobRecord queued(String circuitId, int partitions) {
+        return queued(circuitId, partitions, Instant.now(), null);
+    }
+
+    /** Empties every table (the schema stays). */
+    void clear() {
+        for (String table : new String[]{"proofs", "job_partitions", "jobs", "circuits", "scheduled_tasks"}) {
+            jdbc.sql("delete from " + table).update();
+        }
+    }
+
+    /** Moves a finished job's finish time, as if it had finished then. */
+    void finishedAt(String jobId, Instant when) {
+        jdbc.sql("update jobs set finished_at = ? where id = ?").params(JobStore.ts(when), jobId).update();
+    }
+
+    @Override
+    public void close() throws Exception {
+        cleanup.close();
+    }
+}

@@ -1,0 +1,141 @@
+package io.proofline.web;
+
+import io.proofline.service.CircuitInfo;
+import io.proofline.service.CircuitService;
+import io.proofline.service.ConflictException;
+import io.proofline.service.InvalidFieldException;
+import io.proofline.service.NotFoundException;
+import io.proofline.service.TooLargeException;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.springframework.http.MediaType;
+import org.springframework.mock.web.MockMultipartFile;
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
+import org.springframework.test.web.servlet.MockMvc;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import static org.hamcrest.Matchers.endsWith;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.doThrow;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.when;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.multipart;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/** {@code /api/v1/circuits}: status codes, the field named in each problem, and the API key. */
+@WebMvcTest(CircuitController.class)
+@ApiSlice
+class CircuitControllerTest {
+
+    static final CircuitInfo MUL3 = new CircuitInfo("ab".repeat(32), "mul3", "bn128", 2, 6, 2, 4, 3608, false, true,
+            Instant.parse("2026-01-01T00:00:00Z"));
+    static final MockMultipartFile ZKEY = new MockMultipartFile("zkey", "circuit.zkey",
+            MediaType.APPLICATION_OCTET_STREAM_VALUE, new byte[]{1, 2, 3});
+
+    @Autowired
+    MockMvc mvc;
+    @MockitoBean
+    CircuitService circuits;
+
+    @Test
+    void aNewCircuitIs201WithItsLocationAndAKnownOne200() throws Exception {
+        when(circuits.register(any(), eq(Optional.empty()), eq(Optional.empty()), eq("mul3")))
+                .thenReturn(new CircuitService.Registered(MUL3, true))
+                .thenReturn(new CircuitService.Registered(MUL3, false));
+
+        mvc.perform(multipart("/api/v1/circuits").file(ZKEY).param("name", "mul3").header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isCreated())
+                .andExpect(header().string("Location", endsWith("/api/v1/circuits/" + MUL3.id())))
+                .andExpect(jsonPath("$.id").value(MUL3.id()))
+                .andExpect(jsonPath("$.curve").value("bn128"))
+                .andExpect(jsonPath("$.hasR1cs").value(true));
+        mvc.perform(multipart("/api/v1/circuits").file(ZKEY).param("name", "mul3").header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.id").value(MUL3.id()));
+    }
+
+    @Test
+    void aMissingOrEmptyZkeyIsA400NamingIt() throws Exception {
+        mvc.perform(multipart("/api/v1/circuits").param("name", "x").header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isBadRequest())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+                .andExpect(jsonPath("$.field").value("zkey"));
+        mvc.perform(multipart("/api/v1/circuits").file(new MockMultipartFile("zkey", new byte[0]))
+                        .header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("zkey"))
+                .andExpect(jsonPath("$.detail").value("zkey is empty"));
+        verifyNoInteractions(circuits);
+    }
+
+    @Test
+    void theServicesRefusalsKeepTheirStatusAndField() throws Exception {
+        when(circuits.register(any(), any(), any(), any()))
+                .thenThrow(InvalidFieldException.unprocessable("zkey", "not a Groth16 zkey"))
+                .thenThrow(new TooLargeException("zkey", "larger than 2GB"));
+        mvc.perform(multipart("/api/v1/circuits").file(ZKEY).header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isUnprocessableContent())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+                .andExpect(jsonPath("$.field").value("zkey"))
+                .andExpect(jsonPath("$.detail").value("not a Groth16 zkey"));
+        mvc.perform(multipart("/api/v1/circuits").file(ZKEY).header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isContentTooLarge())
+                .andExpect(jsonPath("$.field").value("zkey"));
+    }
+
+    @Test
+    void readAndDelete() throws Exception {
+        when(circuits.list()).thenReturn(List.of(MUL3));
+        when(circuits.get(MUL3.id())).thenReturn(MUL3);
+        when(circuits.get("nope")).thenThrow(new NotFoundException("id", "no circuit nope"));
+        when(circuits.verificationKeyJson(MUL3.id())).thenReturn("{\"protocol\":\"groth16\"}");
+        doThrow(new ConflictException("id", "2 unfinished jobs use it")).when(circuits).delete("busy");
+
+        mvc.perform(get("/api/v1/circuits").header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$[0].name").value("mul3"));
+        mvc.perform(get("/api/v1/circuits/" + MUL3.id()).header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.constraints").value(2));
+        mvc.perform(get("/api/v1/circuits/nope").header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isNotFound())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+                .andExpect(jsonPath("$.field").value("id"));
+        mvc.perform(get("/api/v1/circuits/" + MUL3.id() + "/verification-key").header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isOk())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_JSON))
+                .andExpect(jsonPath("$.protocol").value("groth16"));
+        mvc.perform(delete("/api/v1/circuits/" + MUL3.id()).header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isNoContent());
+        verify(circuits).delete(MUL3.id());
+        mvc.perform(delete("/api/v1/circuits/busy").header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isConflict())
+                .andExpect(jsonPath("$.detail").value("2 unfinished jobs use it"));
+    }
+
+    @Test
+    void withoutAValidApiKeyNothingReachesTheService() throws Exception {
+        mvc.perform(get("/api/v1/circuits"))
+                .andExpect(status().isUnauthorized())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+                .andExpect(jsonPath("$.field").value(ApiKeyFilter.HEADER));
+        mvc.perform(get("/api/v1/circuits").header(ApiKeyFilter.HEADER, "wrong-key"))
+                .andExpect(status().isUnauthorized());
+        mvc.perform(multipart("/api/v1/circuits").file(ZKEY))
+                .andExpect(status().isUnauthorized());
+        mvc.perform(delete("/api/v1/circuits/" + MUL3.id()))
+                .andExpect(status().isUnauthorized());
+        verifyNoInteractions(circuits);
+    }
+}

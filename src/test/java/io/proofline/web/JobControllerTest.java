@@ -1,0 +1,221 @@
+package io.proofline.web;
+
+import io.proofline.engine.JobState;
+import io.proofline.engine.PartitionInput;
+import io.proofline.engine.Priority;
+import io.proofline.service.BusyException;
+import io.proofline.service.ConflictException;
+import io.proofline.service.InvalidFieldException;
+import io.proofline.service.JobPage;
+import io.proofline.service.JobRecord;
+import io.proofline.service.JobService;
+import io.proofline.service.NotFoundException;
+import io.proofline.service.StoredProof;
+import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.springframework.http.MediaType;
+import org.springframework.mock.web.MockMultipartFile;
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultActions;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.endsWith;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.when;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.multipart;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/** {@code /api/v1/jobs}: what a submission becomes, every malformed field named, status codes, the API key. */
+@WebMvcTest(JobController.class)
+@ApiSlice
+class JobControllerTest {
+
+    static final String JOB_ID = "0b7e1f0c-3c2a-4a64-9d55-5d1f1c3a2b10";
+    static final String CIRCUIT = "ab".repeat(32);
+    static final JobRecord QUEUED = new JobRecord(JOB_ID, CIRCUIT, "r-1", JobState.QUEUED, Priority.HIGH, null, 2,
+            null, 0, false, null, null, Instant.parse("2026-01-01T00:00:00Z"), null, null);
+    static final byte[] WITNESS = "wtns-bytes".getBytes(StandardCharsets.US_ASCII);
+
+    @Autowired
+    MockMvc mvc;
+    @MockitoBean
+    JobService jobs;
+
+    @Test
+    void aJsonSubmissionIs202WithItsLocationAndARepeatedRequestId200() throws Exception {
+        when(jobs.submit(any())).thenReturn(new JobService.Submitted(QUEUED, true))
+                .thenReturn(new JobService.Submitted(QUEUED, false));
+        String body = """
+                {"circuitId":"%s","priority":"high","requestId":"r-1","verify":true,
+                 "partitions":[{"witness":"%s"},{"input":{"a":"3","b":["1","2"]}}]}"""
+                .formatted(CIRCUIT, Base64.getEncoder().encodeToString(WITNESS));
+
+        submit(body).andExpect(status().isAccepted())
+                .andExpect(header().string("Location", endsWith("/api/v1/jobs/" + JOB_ID)))
+                .andExpect(jsonPath("$.id").value(JOB_ID))
+                .andExpect(jsonPath("$.status").value("QUEUED"));
+        submit(body).andExpect(status().isOk());
+
+        ArgumentCaptor<JobService.NewJob> job = ArgumentCaptor.forClass(JobService.NewJob.class);
+        verify(jobs, org.mockito.Mockito.times(2)).submit(job.capture());
+        JobService.NewJob first = job.getAllValues().getFirst();
+        assertThat(first.circuitId()).isEqualTo(CIRCUIT);
+        assertThat(first.priority()).isEqualTo(Priority.HIGH);
+        assertThat(first.requestId()).isEqualTo("r-1");
+        assertThat(first.verify()).isTrue();
+        assertThat(first.partitions()).hasSize(2);
+        JobService.NewPartition witness = first.partitions().get(0);
+        assertThat(witness.format()).isEqualTo(PartitionInput.Format.WTNS);
+        assertThat(witness.bytes()).isEqualTo(WITNESS);
+        assertThat(witness.field()).isEqualTo("partitions[0].witness");
+        JobService.NewPartition input = first.partitions().get(1);
+        assertThat(input.format()).isEqualTo(PartitionInput.Format.INPUT_JSON);
+        assertThat(new String(input.bytes(), StandardCharsets.UTF_8)).isEqualTo("{\"a\":\"3\",\"b\":[\"1\",\"2\"]}");
+        assertThat(input.field()).isEqualTo("partitions[1].input");
+    }
+
+    @Test
+    void eachMalformedPartOfASubmissionIsA400NamingItsField() throws Exception {
+        String w = Base64.getEncoder().encodeToString(WITNESS);
+        expectField(submit("{\"circuitId\":\"c\",\"partitions\":[{\"witness\":\"" + w + "\",\"input\":{}}]}"),
+                "partitions[0]");
+        expectField(submit("{\"circuitId\":\"c\",\"partitions\":[{}]}"), "partitions[0]");
+        expectField(submit("{\"circuitId\":\"c\",\"partitions\":[null]}"), "partitions[0]");
+        expectField(submit("{\"circuitId\":\"c\",\"partitions\":[{\"witness\":\"" + w + "\"},{\"witness\":\"A\"}]}"),
+                "partitions[1].witness");
+        expectField(submit("{\"circuitId\":\"c\",\"partitions\":[{\"input\":[1,2]}]}"), "partitions[0].input");
+        expectField(submit("{\"circuitId\":\"c\",\"priority\":\"urgent\",\"partitions\":[{\"witness\":\"" + w + "\"}]}"),
+                "priority");
+        expectField(submit("{\"circuitId\":\"c\",\"partitions\":\"all of them\"}"), "partitions");
+        expectField(submit("{\"circuitId\":"), "body");
+        expectField(submit("null"), "body");
+        verifyNoInteractions(jobs);
+    }
+
+    @Test
+    void aBodyOverTheLimitIs413() throws Exception {
+        String huge = "{\"circuitId\":\"c\",\"partitions\":[{\"witness\":\"" + "A".repeat(70 * 1024) + "\"}]}";
+        submit(huge).andExpect(status().isContentTooLarge())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+                .andExpect(jsonPath("$.field").value("body"));
+        verifyNoInteractions(jobs);
+    }
+
+    @Test
+    void theServicesRefusalsKeepTheirStatusFieldAndRetryAfter() throws Exception {
+        String body = "{\"circuitId\":\"c\",\"partitions\":[{\"witness\":\"AAAA\"}]}";
+        when(jobs.submit(any()))
+                .thenThrow(InvalidFieldException.unprocessable("partitions[0].witness", "3 values, the circuit has 5"))
+                .thenThrow(new NotFoundException("circuitId", "no circuit c"))
+                .thenThrow(new BusyException("the queue is full", Duration.ofSeconds(7), false))
+                .thenThrow(new BusyException("draining", Duration.ofMillis(10), true));
+
+        submit(body).andExpect(status().isUnprocessableContent())
+                .andExpect(jsonPath("$.field").value("partitions[0].witness"));
+        submit(body).andExpect(status().isNotFound()).andExpect(jsonPath("$.field").value("circuitId"));
+        submit(body).andExpect(status().isTooManyRequests()).andExpect(header().string("Retry-After", "7"));
+        submit(body).andExpect(status().isServiceUnavailable()).andExpect(header().string("Retry-After", "1"));
+    }
+
+    @Test
+    void aMultipartSubmissionTakesOneWitnessFilePerPartition() throws Exception {
+        when(jobs.submit(any())).thenReturn(new JobService.Submitted(QUEUED, true));
+        mvc.perform(multipart("/api/v1/jobs")
+                        .file(new MockMultipartFile("witness", "0.wtns", null, WITNESS))
+                        .file(new MockMultipartFile("witness", "1.wtns", null, new byte[]{9}))
+                        .param("circuitId", CIRCUIT).param("priority", "LOW")
+                        .header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isAccepted());
+        ArgumentCaptor<JobService.NewJob> job = ArgumentCaptor.forClass(JobService.NewJob.class);
+        verify(jobs).submit(job.capture());
+        assertThat(job.getValue().priority()).isEqualTo(Priority.LOW);
+        assertThat(job.getValue().partitions()).extracting(JobService.NewPartition::field)
+                .containsExactly("witness[0]", "witness[1]");
+        assertThat(job.getValue().partitions().getFirst().bytes()).isEqualTo(WITNESS);
+
+        expectField(mvc.perform(multipart("/api/v1/jobs").file(new MockMultipartFile("witness", WITNESS))
+                .header(ApiKeyFilter.HEADER, ApiSlice.KEY)), "circuitId");
+        expectField(mvc.perform(multipart("/api/v1/jobs").param("circuitId", CIRCUIT)
+                .header(ApiKeyFilter.HEADER, ApiSlice.KEY)), "witness");
+    }
+
+    @Test
+    void listingFiltersByAKnownStatusAndPages() throws Exception {
+        when(jobs.list(Optional.of(JobState.DONE), 2, 10)).thenReturn(new JobPage(List.of(QUEUED), 2, 10, 21));
+        mvc.perform(get("/api/v1/jobs").param("status", "done").param("page", "2").param("size", "10")
+                        .header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.jobs[0].id").value(JOB_ID))
+                .andExpect(jsonPath("$.total").value(21));
+        expectField(mvc.perform(get("/api/v1/jobs").param("status", "finished")
+                .header(ApiKeyFilter.HEADER, ApiSlice.KEY)), "status");
+        expectField(mvc.perform(get("/api/v1/jobs").param("page", "first")
+                .header(ApiKeyFilter.HEADER, ApiSlice.KEY)), "page");
+    }
+
+    @Test
+    void aJobItsProofsAndItsCancellation() throws Exception {
+        when(jobs.get(JOB_ID)).thenReturn(new JobService.JobView(QUEUED, List.of()));
+        when(jobs.get("nope")).thenThrow(new NotFoundException("id", "no job nope"));
+        when(jobs.proofs(JOB_ID)).thenReturn(List.of(new StoredProof(0, "{\"protocol\":\"groth16\"}", "[\"33\"]")));
+        when(jobs.proofs("running")).thenThrow(new ConflictException("id", "the job is RUNNING"));
+        when(jobs.cancel(JOB_ID)).thenReturn(new JobService.JobView(QUEUED, List.of()));
+
+        mvc.perform(get("/api/v1/jobs/" + JOB_ID).header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.priority").value("HIGH"))
+                .andExpect(jsonPath("$.timings.totalMs").value(0));
+        mvc.perform(get("/api/v1/jobs/nope").header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isNotFound());
+        mvc.perform(get("/api/v1/jobs/" + JOB_ID + "/proof").header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.proofs[0].proof.protocol").value("groth16"))
+                .andExpect(jsonPath("$.proofs[0].publicSignals[0]").value("33"));
+        mvc.perform(get("/api/v1/jobs/running/proof").header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isConflict());
+        mvc.perform(delete("/api/v1/jobs/" + JOB_ID).header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isAccepted())
+                .andExpect(jsonPath("$.id").value(JOB_ID));
+    }
+
+    @Test
+    void withoutAValidApiKeyNothingReachesTheService() throws Exception {
+        mvc.perform(post("/api/v1/jobs").contentType(MediaType.APPLICATION_JSON).content("{}"))
+                .andExpect(status().isUnauthorized())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+                .andExpect(jsonPath("$.field").value(ApiKeyFilter.HEADER));
+        mvc.perform(get("/api/v1/jobs").header(ApiKeyFilter.HEADER, ApiSlice.KEY + "x"))
+                .andExpect(status().isUnauthorized());
+        mvc.perform(delete("/api/v1/jobs/" + JOB_ID)).andExpect(status().isUnauthorized());
+        verifyNoInteractions(jobs);
+    }
+
+    private ResultActions submit(String json) throws Exception {
+        return mvc.perform(post("/api/v1/jobs").contentType(MediaType.APPLICATION_JSON).content(json)
+                .header(ApiKeyFilter.HEADER, ApiSlice.KEY));
+    }
+
+    static void expectField(ResultActions result, String field) throws Exception {
+        result.andExpect(status().isBadRequest())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+                .andExpect(jsonPath("$.field").value(field));
+    }
+}
