@@ -3,17 +3,10 @@ package io.proofline.algebra.curve;
 import io.proofline.algebra.EthPrecompileVectors;
 import io.proofline.algebra.bls12381.Bls12381Curves;
 import io.proofline.algebra.bn254.Bn254Curves;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-<<<<<<< HEAD
-import java.io.File;
-=======
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
->>>>>>> h-tests
 import java.math.BigInteger;
 import java.util.HexFormat;
 import java.util.List;
@@ -86,51 +79,4 @@ class PointEncodingsTest {
         }
         assertTrue(checked > 10);
     }
-<<<<<<< HEAD
-=======
-
-    /** Slow: subgroup checks of 5,000 points per group (about 10 s each on two cores). */
-    @Tag("slow")
-    @ParameterizedTest
-    @MethodSource("groups")
-    void bulkValidationReportsTheFirstBadPoint(CurveGroup g) {
-        long seed = new SplittableRandom().nextLong();
-        SplittableRandom rnd = new SplittableRandom(seed);
-        CurveOps ops = g.newOps();
-        int n = 5000;
-        try (Arena arena = Arena.ofShared()) {
-            MemorySegment seg = arena.allocate((long) n * g.affineBytes() + 1);
-            long[] p = TestPoints.randomSubgroupPoint(ops, rnd);
-            long[] step = TestPoints.randomSubgroupPoint(ops, rnd);
-            for (int i = 0; i < n; i++) {
-                if (i % 97 != 0) {          // leave some infinities
-                    ZkeyPoints.write(g, p, 0, seg, 1 + (long) i * g.affineBytes());
-                }
-                if (i % 500 == 0) {
-                    p = ops.addAffine(p, step);
-                }
-            }
-            assertNull(PointValidation.firstInvalid(g, seg, 1, n));
-            int bad = 4321;
-            long[] off = TestPoints.randomCurvePoint(g, rnd);
-            ZkeyPoints.write(g, off, 0, seg, 1 + (long) (n - 2) * g.affineBytes());
-            long[] notOnCurve = p.clone();
-            notOnCurve[0] ^= 1;
-            ZkeyPoints.write(g, notOnCurve, 0, seg, 1 + (long) bad * g.affineBytes());
-            PointValidation.Failure failure = PointValidation.firstInvalid(g, seg, 1, n);
-            assertEquals(new PointValidation.Failure(bad, InvalidPointException.Reason.NOT_ON_CURVE), failure, "seed=" + seed);
-            ZkeyPoints.write(g, p, 0, seg, 1 + (long) bad * g.affineBytes());
-            if (g != Bn254Curves.G1) {
-                InvalidPointException e = assertThrows(InvalidPointException.class,
-                        () -> PointValidation.requireAllValid(g, seg, 1, n, "section B"));
-                assertEquals(InvalidPointException.Reason.NOT_IN_SUBGROUP, e.reason());
-                assertTrue(e.getMessage().contains("point #" + (n - 2)), e.getMessage());
-            }
-            long topLimbOfX = 8L * (g.baseField().limbs() - 1);
-            seg.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 1 + 7L * g.affineBytes() + topLimbOfX, -1L); // x(.c0) ≥ p
-            assertEquals(new PointValidation.Failure(7, InvalidPointException.Reason.NOT_REDUCED),
-                    PointValidation.firstInvalid(g, seg, 1, n));
-        }
-    }
->>>>>>> h-tests
 }
