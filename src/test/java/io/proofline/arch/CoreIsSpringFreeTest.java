@@ -7,14 +7,17 @@ import com.tngtech.archunit.lang.ArchRule;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
-/** The core (algebra, snark, engine, gpu) runs without Spring: the CLI, benchmarks and GPU harness use it alone. */
+/**
+ * The core (algebra, snark, witness, engine, gpu) runs without Spring: the CLI, benchmarks and GPU harness use it
+ * alone, and the CLI itself starts no Spring context either.
+ */
 @AnalyzeClasses(packages = "io.proofline", importOptions = ImportOption.DoNotIncludeTests.class)
 class CoreIsSpringFreeTest {
 
     @ArchTest
     static final ArchRule coreDoesNotDependOnSpring = noClasses()
-            .that().resideInAnyPackage("io.proofline.algebra..", "io.proofline.snark..",
-                    "io.proofline.engine..", "io.proofline.gpu..")
+            .that().resideInAnyPackage("io.proofline.algebra..", "io.proofline.snark..", "io.proofline.witness..",
+                    "io.proofline.engine..", "io.proofline.gpu..", "io.proofline.cli..")
             .should().dependOnClassesThat().resideInAnyPackage("org.springframework..")
             .because("the core packages must run without a Spring context (DESIGN §4, §6)");
 
