@@ -73,8 +73,7 @@ class JobRunnerTest {
         engine = mock(ProvingEngine.class);
         when(engine.isAcceptingWork()).thenReturn(true);
         events = new ArrayList<>();
-        runner = new JobRunner(db.jobs, db.circuits, keys, engine, data, db.tx, events::add,
-                new InstanceName("instance-test"));
+        runner = runner(keys);
     }
 
     @AfterEach
@@ -170,18 +169,14 @@ class JobRunnerTest {
     void aPartitionLargerThanTheBudgetFailsTheJob() throws IOException {
         JobRecord job = queuedWithInputs(1);
         when(engine.submit(any())).thenThrow(new PartitionTooLargeException(CIRCUIT, 1 << 30, 1 << 20));
-        assertThat(runner.run(job.id())).isInstanceOf(JobRunner.Outcome.Finished.class);
-        JobRecord failed = db.jobs.find(job.id()).orElseThrow();
-        assertThat(failed.status()).isEqualTo(JobState.FAILED);
+        JobRecord failed = runToFailure(job);
         assertThat(failed.error()).isNotBlank();
     }
 
     @Test
     void missingInputsFailTheJobWithoutTheEngine() {
         JobRecord job = db.queued(CIRCUIT, 1);
-        assertThat(runner.run(job.id())).isInstanceOf(JobRunner.Outcome.Finished.class);
-        JobRecord failed = db.jobs.find(job.id()).orElseThrow();
-        assertThat(failed.status()).isEqualTo(JobState.FAILED);
+        JobRecord failed = runToFailure(job);
         assertThat(failed.error()).startsWith("cannot read the job's inputs");
         verify(engine, never()).submit(any());
     }
@@ -190,9 +185,7 @@ class JobRunnerTest {
     void aJobWhoseCircuitWasDeletedFails() throws IOException {
         JobRecord job = queuedWithInputs(1);
         db.circuits.delete(CIRCUIT);
-        runner.run(job.id());
-        JobRecord failed = db.jobs.find(job.id()).orElseThrow();
-        assertThat(failed.status()).isEqualTo(JobState.FAILED);
+        JobRecord failed = runToFailure(job);
         assertThat(failed.error()).isEqualTo("circuit " + CIRCUIT + " was deleted");
         assertThat(data.job(job.id())).doesNotExist();
     }
@@ -201,12 +194,9 @@ class JobRunnerTest {
     void aKeyThatCannotBeLoadedFailsTheJob() throws IOException {
         keys.close();
         keys = new KeyCache(data, new MemoryBudget(16), new BufferTracker(), Duration.ofHours(1));
-        runner = new JobRunner(db.jobs, db.circuits, keys, engine, data, db.tx, events::add,
-                new InstanceName("instance-test"));
+        runner = runner(keys);
         JobRecord job = queuedWithInputs(1);
-        runner.run(job.id());
-        JobRecord failed = db.jobs.find(job.id()).orElseThrow();
-        assertThat(failed.status()).isEqualTo(JobState.FAILED);
+        JobRecord failed = runToFailure(job);
         assertThat(failed.error()).contains("larger than the whole memory budget");
         verify(engine, never()).submit(any());
     }
@@ -291,6 +281,19 @@ class JobRunnerTest {
         assertThat(runner.run(waiting.id())).isInstanceOf(JobRunner.Outcome.Retry.class);
         assertThat(db.jobs.find(waiting.id()).orElseThrow().status()).isEqualTo(JobState.QUEUED);
         verify(engine, never()).submit(any());
+    }
+
+    /** Runs the job to its end, which must be FAILED, and returns it as stored. */
+    private JobRecord runToFailure(JobRecord job) {
+        assertThat(runner.run(job.id())).isInstanceOf(JobRunner.Outcome.Finished.class);
+        JobRecord failed = db.jobs.find(job.id()).orElseThrow();
+        assertThat(failed.status()).isEqualTo(JobState.FAILED);
+        return failed;
+    }
+
+    private JobRunner runner(KeyCache keys) {
+        return new JobRunner(db.jobs, db.circuits, keys, engine, data, db.tx, events::add,
+                new InstanceName("instance-test"));
     }
 
     private JobRecord queuedWithInputs(int partitions) throws IOException {

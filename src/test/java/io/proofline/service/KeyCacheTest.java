@@ -48,6 +48,7 @@ class KeyCacheTest {
         keyBytes = Files.size(MUL3.resolve("bn128/circuit.zkey"));
     }
 
+    MemoryBudget budget;
     KeyCache cache;
 
     @AfterEach
@@ -57,15 +58,15 @@ class KeyCacheTest {
         }
     }
 
-    KeyCache cache(long budgetBytes, Duration idleTimeout) {
-        cache = new KeyCache(data, new MemoryBudget(budgetBytes), tracker, idleTimeout);
-        return cache;
+    /** A cache over a budget of {@code budgetBytes}, both in the fields. */
+    void cache(long budgetBytes, Duration idleTimeout) {
+        budget = new MemoryBudget(budgetBytes);
+        cache = new KeyCache(data, budget, tracker, idleTimeout);
     }
 
     @Test
     void aPinLoadsTheKeyOnceAndChargesItsBytes() throws Exception {
-        MemoryBudget budget = new MemoryBudget(10 * keyBytes);
-        cache = new KeyCache(data, budget, tracker, Duration.ofHours(1));
+        cache(10 * keyBytes, Duration.ofHours(1));
         assertThat(cache.keyBytes(A)).isEqualTo(keyBytes);
 
         cache.pin(A);
@@ -94,8 +95,7 @@ class KeyCacheTest {
 
     @Test
     void evictionTakesIdleKeysLeastRecentlyUsedFirstAndNeverAPinnedOne() throws Exception {
-        MemoryBudget budget = new MemoryBudget(10 * keyBytes);
-        cache = new KeyCache(data, budget, tracker, Duration.ofHours(1));
+        cache(10 * keyBytes, Duration.ofHours(1));
         for (String id : new String[]{A, B, C}) {
             cache.pin(id);
         }
@@ -119,12 +119,11 @@ class KeyCacheTest {
 
     @Test
     void aFullBudgetOfIdleKeysMakesRoomForTheNextOne() throws Exception {
-        MemoryBudget budget = new MemoryBudget(2 * keyBytes);
-        cache = new KeyCache(data, budget, tracker, Duration.ofHours(1));
-        cache.pin(A);
-        cache.pin(B);
-        cache.unpin(A);
-        cache.unpin(B);
+        cache(2 * keyBytes, Duration.ofHours(1));
+        for (String id : new String[]{A, B}) {
+            cache.pin(id);
+            cache.unpin(id);
+        }
 
         cache.pin(C);
         assertThat(cache.cached()).extracting(KeyCache.CachedKey::circuitId).hasSize(2).contains(C);
@@ -165,8 +164,7 @@ class KeyCacheTest {
 
     @Test
     void closeGivesBackEveryByte() throws Exception {
-        MemoryBudget budget = new MemoryBudget(10 * keyBytes);
-        cache = new KeyCache(data, budget, tracker, Duration.ofHours(1));
+        cache(10 * keyBytes, Duration.ofHours(1));
         cache.pin(A);
         cache.pin(B);
         cache.close();

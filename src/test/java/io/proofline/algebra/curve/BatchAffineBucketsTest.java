@@ -3,6 +3,7 @@ package io.proofline.algebra.curve;
 import io.proofline.algebra.bls12381.Bls12381Curves;
 import io.proofline.algebra.bn254.Bn254Curves;
 import io.proofline.algebra.field.PrimeField;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -208,6 +209,7 @@ class BatchAffineBucketsTest {
     }
 
     /** A large enough MSM that {@link Msm} takes the batch-affine path, checked by discrete logs. */
+    @Tag("slow")
     @Test
     void largeMsmTakesTheBatchAffinePath() {
         for (CurveGroup g : new CurveGroup[] {Bn254Curves.G1, Bls12381Curves.G1}) {

@@ -15,6 +15,7 @@ import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.setup.DevSetup;
 import io.proofline.snark.verifier.Groth16Verifier;
 import io.proofline.snark.verifier.VerificationResult;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -50,6 +51,7 @@ class CpuProverTest {
     }
 
     /** A dev circuit whose domain spans several NTT blocks; 1 and 2 public signals; verified by both verifiers. */
+    @Tag("slow")
     @ParameterizedTest
     @MethodSource("curves")
     void proofOfADevCircuitVerifies(SnarkCurve curve, @TempDir Path tmp) throws Exception {
