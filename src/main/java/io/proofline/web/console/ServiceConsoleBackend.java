@@ -150,10 +150,16 @@ class ServiceConsoleBackend implements ConsoleBackend {
         entries.add(new ConfigEntry("store", "proofline.store.retention",
                 units.duration(store.retention())));
         entries.add(new ConfigEntry("store", "spring.datasource.url",
-                environment.getProperty("spring.datasource.url", "–").replaceAll(";.*", "")));
+                UrlSecrets.mask(environment.getProperty("spring.datasource.url", "–"))));
         entries.add(new ConfigEntry("security", "proofline.security.admin-user", security.adminUser()));
         entries.add(new ConfigEntry("security", "proofline.security.requests-per-second",
                 String.valueOf(security.requestsPerSecond())));
+        entries.add(new ConfigEntry("security", "proofline.security.metrics-user",
+                security.metricsPassword() == null || security.metricsPassword().isBlank()
+                        ? "– (no metrics password)" : security.metricsUser()));
+        entries.add(new ConfigEntry("security", "proofline.security.login-attempts",
+                security.loginAttempts() + " failures, then lockouts doubling up to "
+                        + units.duration(security.loginLockout())));
         return entries;
     }
 
