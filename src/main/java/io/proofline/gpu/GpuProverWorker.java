@@ -90,7 +90,7 @@ final class GpuProverWorker implements AutoCloseable {
         int n = key.domainSize();
         int m = key.nVars();
         GpuGroup g1 = GpuGroup.g1(curve);
-        boolean b2OnDevice = b2.onDevice(ResidentKey.bytes(key, true), keys.budgetBytes());
+        boolean b2OnDevice = b2.onDevice(ResidentKey.bytes(key, true, false), keys.budgetBytes());
         try (ResidentKeyCache.Lease<ResidentKey> lease =
                      keys.acquire(key, ResidentKey.bytes(key, b2OnDevice, false),
                              () -> ResidentKey.upload(key, b2OnDevice, false));

@@ -32,7 +32,7 @@ class KernelNamesTest {
 
     private static final Pattern DEFINE = Pattern.compile("#define\\s+(\\w+)\\(\\s*(\\w+)[^)]*\\)(.*)");
     private static final Pattern PASTED_KERNEL = Pattern.compile("(\\w+)##_(\\w+)\\s*\\(");
-    private static final Pattern NESTED_MACRO = Pattern.compile("\\b([A-Z][A-Z0-9_]+)\\(\\s*(\\w+)##_(\\w+)\\s*[,)]");
+    private static final Pattern NESTED_MACRO = Pattern.compile("\\b([A-Z][A-Z0-9_]+)\\(\\s*(\\w+)(?:##(_\\w+))?\\s*[,)]");
     private static final Pattern PLAIN_KERNEL = Pattern.compile("__global__\\s+void\\s+(?:__launch_bounds__\\([^)]*\\)\\s*)?(\\w+)\\s*\\(");
     private static final Pattern TOP_MACRO = Pattern.compile("(?m)^\\s*([A-Z][A-Z0-9_]+)\\((\\w+)\\)\\s*$");
 
@@ -95,7 +95,8 @@ class KernelNamesTest {
         Matcher nested = NESTED_MACRO.matcher(body.get(macro));
         while (nested.find()) {
             if (body.containsKey(nested.group(1)) && nested.group(2).equals(p)) {
-                expand(nested.group(1), prefix + "_" + nested.group(3), parameter, body, into);
+                String suffix = nested.group(3) == null ? "" : nested.group(3);
+                expand(nested.group(1), prefix + suffix, parameter, body, into);
             }
         }
     }
