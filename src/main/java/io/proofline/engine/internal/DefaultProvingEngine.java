@@ -95,6 +95,7 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
         this.dispatcher = new Dispatcher<>(queue, budget, Objects.requireNonNull(evictor, "evictor"), config.policy(),
                 synthesisSlots, synthesis);
         tracker.attach(budget, this.devices::figures, this::queueDepths);
+        config.memoryPlan().ifPresent(tracker::useMemoryPlan);
         this.dispatcherThread = threads("dispatcher").newThread(dispatcher);
         proving.start(provingPool);
         dispatcherThread.start();
