@@ -96,6 +96,7 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
                 baseline ? null : budget, evictor);
         this.dispatcher = new Dispatcher<>(queue, budget, evictor, config.policy(), synthesisSlots, synthesis);
         tracker.attach(budget, this.devices::figures, this::queueDepths);
+        config.memoryPlan().ifPresent(tracker::useMemoryPlan);
         this.dispatcherThread = threads("dispatcher").newThread(dispatcher);
         proving.start(provingPool);
         dispatcherThread.start();
