@@ -91,9 +91,10 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
         SynthesisStage<S, P> synthesis = new SynthesisStage<>(prover, synthesisPool, synthesisSlots, handoff,
                 lifecycle, tracker);
         FinalizeStage<S, P> finalize = new FinalizeStage<>(prover, this.devices, finalizerPool, lifecycle, tracker);
-        this.proving = new ProvingStage<>(prover, handoff, this.devices, finalize, lifecycle, tracker);
-        this.dispatcher = new Dispatcher<>(queue, budget, Objects.requireNonNull(evictor, "evictor"), config.policy(),
-                synthesisSlots, synthesis);
+        Objects.requireNonNull(evictor, "evictor");
+        this.proving = new ProvingStage<>(prover, handoff, this.devices, finalize, lifecycle, tracker,
+                baseline ? null : budget, evictor);
+        this.dispatcher = new Dispatcher<>(queue, budget, evictor, config.policy(), synthesisSlots, synthesis);
         tracker.attach(budget, this.devices::figures, this::queueDepths);
         config.memoryPlan().ifPresent(tracker::useMemoryPlan);
         this.dispatcherThread = threads("dispatcher").newThread(dispatcher);

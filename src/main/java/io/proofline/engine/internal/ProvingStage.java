@@ -2,15 +2,25 @@ package io.proofline.engine.internal;
 
 import io.proofline.engine.BufferTracker;
 import io.proofline.engine.DeviceFaultException;
+import io.proofline.engine.KeyEvictor;
+import io.proofline.engine.MemoryBudget;
 import io.proofline.engine.PartitionProver;
+import io.proofline.engine.PartitionTooLargeException;
+import io.proofline.engine.ProvingDevice;
+import io.proofline.engine.Reservation;
 import io.proofline.engine.Stage;
 
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 
 /**
  * The proving workers (one per device permit): take the next partition from the hand-off, place it on the
  * least-loaded device, run prove start, free ABC and return its bytes, and pass the partition to a finalizer.
  * A device fault sends the partition back to the hand-off, to be placed on another device.
+ *
+ * <p>When the partition's footprint left a/b/c to the devices and the device it got reads them from the host (the
+ * CPU fallback beside GPUs), their bytes are reserved here, after placement and before prove start — evicting idle
+ * keys first, waiting if need be — and returned with the ABC buffers when prove start ends or faults.
  */
 final class ProvingStage<S, P> {
 
@@ -20,16 +30,22 @@ final class ProvingStage<S, P> {
     private final FinalizeStage<S, P> finalizers;
     private final Lifecycle<S, P> lifecycle;
     private final BufferTracker tracker;
+    /** Null under the BASELINE policy, which reserves nothing. */
+    private final MemoryBudget budget;
+    private final KeyEvictor evictor;
     private volatile boolean stopped;
 
     ProvingStage(PartitionProver<S, P> prover, Handoff<PartitionRun<S, P>> handoff, DevicePool devices,
-                 FinalizeStage<S, P> finalizers, Lifecycle<S, P> lifecycle, BufferTracker tracker) {
+                 FinalizeStage<S, P> finalizers, Lifecycle<S, P> lifecycle, BufferTracker tracker,
+                 MemoryBudget budget, KeyEvictor evictor) {
         this.prover = prover;
         this.handoff = handoff;
         this.devices = devices;
         this.finalizers = finalizers;
         this.lifecycle = lifecycle;
         this.tracker = tracker;
+        this.budget = budget;
+        this.evictor = evictor;
     }
 
     void start(ExecutorService pool) {
@@ -86,6 +102,7 @@ final class ProvingStage<S, P> {
             partition.device(lease.device());
             partition.moveTo(Stage.PROVING);
             tracker.event(partition + " proving on " + lease.device().id());
+            reserveLateAbc(partition, lease.device());
             try {
                 P pending = prover.proveStart(lease.device(), partition.synthesized(), partition.buffers());
                 lease.succeeded();
@@ -100,5 +117,24 @@ final class ProvingStage<S, P> {
                 return false;
             }
         }
+    }
+
+    /** Reserves the a/b/c that {@code device} needs evaluated on the host in prove start, if any. */
+    private void reserveLateAbc(PartitionRun<S, P> partition, ProvingDevice device) throws InterruptedException {
+        long late = prover.lateAbcBytes(device, partition.job().circuit());
+        if (late <= 0 || budget == null) {
+            return;
+        }
+        long total = Math.addExact(partition.footprint().total(), late);
+        if (!budget.canEverFit(total)) {
+            throw new PartitionTooLargeException(partition.job().circuit().id(), total, budget.total());
+        }
+        Optional<Reservation> now = budget.tryAcquire(late);
+        if (now.isEmpty()) {
+            evictor.evictIdle(late - budget.available());
+        }
+        Reservation reservation = now.isPresent() ? now.get() : budget.acquire(late);
+        partition.attachLateAbc(reservation);
+        tracker.event(partition + " reserved " + late + " B for a/b/c on " + device.id());
     }
 }
