@@ -7,6 +7,8 @@ import io.proofline.engine.MemoryPlan;
 import io.proofline.engine.MemoryBudget;
 import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.groth16.Groth16PartitionProver;
+import io.proofline.gpu.GpuConfig;
+import io.proofline.gpu.GpuProverBackend;
 import io.proofline.snark.prover.CpuProverBackend;
 import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.ProverBackends;
@@ -31,7 +33,7 @@ import java.util.OptionalLong;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({MemoryProperties.class, PipelineProperties.class, GpuProperties.class,
         StoreProperties.class, SecurityProperties.class, ProoflineProperties.class,
-        DemoProperties.class})
+        DemoProperties.class, WitnessProperties.class})
 class EngineConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineConfiguration.class);
@@ -107,19 +109,22 @@ class EngineConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    KeyCache keyCache(DataDirectory data, MemoryBudget budget, BufferTracker tracker, MemoryProperties memory) {
-        return new KeyCache(data, budget, tracker, memory.keyIdleTimeout());
+    KeyCache keyCache(DataDirectory data, MemoryBudget budget, BufferTracker tracker, MemoryProperties memory,
+                      WitnessProperties witness) {
+        return new KeyCache(data, budget, tracker, memory.keyIdleTimeout(), witness.calculatorOptions());
     }
 
     @Bean
     DeviceBackends deviceBackends(GpuProperties gpu) {
-        Optional<ProverBackend> gpuBackend = gpu.enabled() ? ProverBackends.byName("gpu") : Optional.empty();
+        GpuConfig gpuConfig = gpu.toConfig();
+        Optional<ProverBackend> gpuBackend = gpu.enabled() ? Optional.of(new GpuProverBackend(gpuConfig))
+                : Optional.empty();
         // A GPU backend on the class path is used only where a GPU answers (CI and laptops have none).
         gpuBackend.flatMap(ProverBackend::unavailableReason)
                 .ifPresent(reason -> LOG.info("GPU backend not used: {}", reason));
         gpuBackend = gpuBackend.filter(b -> b.unavailableReason().isEmpty());
-        long memoryBudget = gpu.deviceMemoryBudget() == null ? 0 : gpu.deviceMemoryBudget().toBytes();
-        DeviceBackends backends = DeviceAssembly.assemble(gpu.devices(), gpuBackend, memoryBudget, gpu.cpuFallback(),
+        DeviceBackends backends = DeviceAssembly.assemble(gpu.devices(), gpuBackend,
+                gpuConfig.deviceMemoryBudgetBytes(), gpu.cpuFallback(),
                 new CpuProverBackend());
         LOG.info("proving devices: {} (backends available: {})", backends.devices(), ProverBackends.names());
         return backends;
