@@ -1,19 +1,19 @@
 package io.proofline.gpu.selftest;
 
 import io.proofline.algebra.field.PrimeField;
-import io.proofline.gpu.DeviceBuffer;
+import io.proofline.gpu.internal.DeviceBuffer;
 import io.proofline.gpu.GpuConfig;
-import io.proofline.gpu.GpuContext;
+import io.proofline.gpu.internal.GpuContext;
 import io.proofline.gpu.GpuCurve;
-import io.proofline.gpu.GpuDevice;
-import io.proofline.gpu.GpuDevices;
-import io.proofline.gpu.GpuGroup;
-import io.proofline.gpu.GpuMsm;
-import io.proofline.gpu.GpuNtt;
-import io.proofline.gpu.GpuStream;
-import io.proofline.gpu.GpuTimer;
-import io.proofline.gpu.KernelModule;
-import io.proofline.gpu.StageTimes;
+import io.proofline.gpu.internal.GpuDevice;
+import io.proofline.gpu.internal.GpuDevices;
+import io.proofline.gpu.internal.GpuGroup;
+import io.proofline.gpu.internal.GpuMsm;
+import io.proofline.gpu.internal.GpuNtt;
+import io.proofline.gpu.internal.GpuStream;
+import io.proofline.gpu.internal.GpuTimer;
+import io.proofline.gpu.internal.KernelModule;
+import io.proofline.gpu.internal.StageTimes;
 
 import java.io.PrintStream;
 import java.math.BigInteger;
