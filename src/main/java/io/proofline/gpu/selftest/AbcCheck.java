@@ -1,11 +1,11 @@
 package io.proofline.gpu.selftest;
 
 import io.proofline.algebra.field.PrimeField;
-import io.proofline.gpu.DeviceBuffer;
-import io.proofline.gpu.DeviceRows;
+import io.proofline.gpu.internal.DeviceBuffer;
+import io.proofline.gpu.internal.DeviceRows;
 import io.proofline.gpu.GpuCurve;
-import io.proofline.gpu.GpuStream;
-import io.proofline.gpu.KernelModule;
+import io.proofline.gpu.internal.GpuStream;
+import io.proofline.gpu.internal.KernelModule;
 import io.proofline.snark.Coefficients;
 import io.proofline.snark.Witness;
 import io.proofline.snark.prover.ConstraintRows;
