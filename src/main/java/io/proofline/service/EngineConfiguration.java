@@ -27,14 +27,14 @@ import java.util.Optional;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({MemoryProperties.class, PipelineProperties.class, GpuProperties.class,
         StoreProperties.class, SecurityProperties.class, ProoflineProperties.class,
-        DemoProperties.class})
+        DemoProperties.class, RetryProperties.class})
 class EngineConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineConfiguration.class);
 
     @Bean
     EngineConfig engineConfig(MemoryProperties memory, PipelineProperties pipeline, GpuProperties gpu,
-                              ProoflineProperties proofline) {
+                              ProoflineProperties proofline, RetryProperties retry) {
         EngineConfig.Builder b = EngineConfig.builder()
                 .headroomBytes(memory.headroom().toBytes())
                 .queueCapacity(pipeline.queueCapacity())
@@ -42,7 +42,8 @@ class EngineConfiguration {
                 .finalizerThreads(pipeline.finalizerThreads())
                 .workersPerDevice(gpu.workersPerDevice())
                 .verifyProofs(proofline.verifyProofs())
-                .queueFullRetryAfter(pipeline.retryAfter());
+                .queueFullRetryAfter(pipeline.retryAfter())
+                .admissionWait(retry.admissionWait());
         if (memory.budget() != null) {
             b.budgetBytes(memory.budget().toBytes());
         }
@@ -107,7 +108,7 @@ class EngineConfiguration {
     ProvingEngine provingEngine(EngineConfig config, MemoryBudget budget, BufferTracker tracker, KeyCache keys,
                                 DeviceBackends backends) {
         Groth16PartitionProver prover = new Groth16PartitionProver(keys, backends.byDevice());
-        return ProvingEngine.builder(config, prover).budget(budget).tracker(tracker).keyEvictor(keys)
+        return ProvingEngine.builder(config, prover).budget(budget).tracker(tracker).keys(keys)
                 .devices(backends.devices()).start();
     }
 }
