@@ -93,7 +93,8 @@ final class GpuProverWorker implements AutoCloseable {
         int m = key.nVars();
         GpuGroup g1 = GpuGroup.g1(curve);
         try (ResidentKeyCache.Lease<ResidentKey> lease =
-                     keys.acquire(key, ResidentKey.bytes(key, b2OnDevice), () -> ResidentKey.upload(key, b2OnDevice));
+                     keys.acquire(key, ResidentKey.bytes(key, b2OnDevice, false),
+                             () -> ResidentKey.upload(key, b2OnDevice, false));
              StageTimes onW = new StageTimes(); StageTimes onH = new StageTimes()) {
             ResidentKey points = lease.value();
             StageClock clock = new StageClock();

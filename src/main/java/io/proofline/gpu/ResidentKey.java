@@ -10,7 +10,8 @@ import java.util.List;
  * The point sections of a proving key on one device, in the zkey's layout (affine {@code x‖y}, Montgomery form),
  * which is what {@link GpuMsm} reads: the G1 sections A and B1 ({@code m} points), C, H (N), and — only when the G2
  * MSM runs on the device — B2 ({@code m} G2 points). Otherwise B2 stays on the host, where prove finish runs its MSM
- * on CPU threads.
+ * on CPU threads. When a/b/c are evaluated on the device, the key's constraint rows ({@link DeviceRows}) are resident
+ * too, counted in the same bytes and freed with the points.
  *
  * <p>C is stored as {@code m} points, its {@code m − ℓ − 1} behind ℓ + 1 points at infinity (all zeros): ΣC over the
  * private witness is then an MSM over the whole witness, which shares the sort of the witness's scalars with ΣA, ΣB1
@@ -27,18 +28,21 @@ final class ResidentKey implements AutoCloseable {
     final DeviceBuffer h;
     /** Null when B2 stays on the host. */
     final DeviceBuffer b2;
+    /** Null when a/b/c are evaluated on the host. */
+    final DeviceRows rows;
 
-    private ResidentKey(List<DeviceBuffer> sections) {
+    private ResidentKey(List<DeviceBuffer> sections, DeviceRows rows) {
         this.a = sections.get(0);
         this.b1 = sections.get(1);
         this.c = sections.get(2);
         this.h = sections.get(3);
         this.b2 = sections.size() > 4 ? sections.get(4) : null;
+        this.rows = rows;
     }
 
-    /** Device bytes the key's resident sections take (C with its padding). */
-    static long bytes(ProvingKey key, boolean withB2) {
-        long bytes = cPadding(key);
+    /** Device bytes the key's resident sections take (C with its padding), with its rows when {@code withRows}. */
+    static long bytes(ProvingKey key, boolean withB2, boolean withRows) {
+        long bytes = cPadding(key) + (withRows ? DeviceRows.bytes(key) : 0);
         for (MemorySegment section : sections(key, withB2)) {
             bytes += section.byteSize();
         }
@@ -50,8 +54,11 @@ final class ResidentKey implements AutoCloseable {
         return key.a().byteSize() - key.c().byteSize();
     }
 
-    /** Uploads the sections (synchronously) into the current context; on a failure frees what it had uploaded. */
-    static ResidentKey upload(ProvingKey key, boolean withB2) {
+    /**
+     * Uploads the sections, and the rows when {@code withRows}, (synchronously) into the current context; on a
+     * failure frees what it had uploaded.
+     */
+    static ResidentKey upload(ProvingKey key, boolean withB2, boolean withRows) {
         List<DeviceBuffer> uploaded = new ArrayList<>();
         try {
             List<MemorySegment> sections = sections(key, withB2);
@@ -65,7 +72,7 @@ final class ResidentKey implements AutoCloseable {
                 }
                 d.upload(section, padding);
             }
-            return new ResidentKey(uploaded);
+            return new ResidentKey(uploaded, withRows ? DeviceRows.upload(key) : null);
         } catch (RuntimeException e) {
             uploaded.forEach(DeviceBuffer::close);
             throw e;
@@ -85,6 +92,9 @@ final class ResidentKey implements AutoCloseable {
         h.close();
         if (b2 != null) {
             b2.close();
+        }
+        if (rows != null) {
+            rows.close();
         }
     }
 }

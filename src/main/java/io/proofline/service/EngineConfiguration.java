@@ -2,6 +2,8 @@ package io.proofline.service;
 
 import io.proofline.engine.BufferTracker;
 import io.proofline.engine.EngineConfig;
+import io.proofline.engine.FixedMemory;
+import io.proofline.engine.MemoryPlan;
 import io.proofline.engine.MemoryBudget;
 import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.groth16.Groth16PartitionProver;
@@ -13,10 +15,12 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.util.unit.DataSize;
 
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Converts the {@code proofline.*} properties into the core's immutable {@link EngineConfig} and assembles the
@@ -34,9 +38,17 @@ class EngineConfiguration {
 
     @Bean
     EngineConfig engineConfig(MemoryProperties memory, PipelineProperties pipeline, GpuProperties gpu,
-                              ProoflineProperties proofline, RetryProperties retry) {
+                              ProoflineProperties proofline, DeviceBackends backends, RetryProperties retry) {
+        FixedMemory fixed = FixedMemory.ofThisJvm(memory.maxThreads(), cudaContexts(gpu, backends),
+                memory.margin().toBytes());
+        MemoryPlan plan = MemoryPlan.detect(bytes(memory.limit()), fixed, bytes(memory.budget()));
+        LOG.info("memory: {}", plan.describe());
+        if (plan.lowered()) {
+            LOG.warn("proofline.memory.budget is larger than the memory limit leaves after the fixed part: lowered to {} MiB",
+                    plan.budgetBytes() >> 20);
+        }
         EngineConfig.Builder b = EngineConfig.builder()
-                .headroomBytes(memory.headroom().toBytes())
+                .memoryPlan(plan)
                 .queueCapacity(pipeline.queueCapacity())
                 .handoffCapacity(pipeline.handoffCapacity())
                 .finalizerThreads(pipeline.finalizerThreads())
@@ -44,9 +56,6 @@ class EngineConfiguration {
                 .verifyProofs(proofline.verifyProofs())
                 .queueFullRetryAfter(pipeline.retryAfter())
                 .admissionWait(retry.admissionWait());
-        if (memory.budget() != null) {
-            b.budgetBytes(memory.budget().toBytes());
-        }
         if (pipeline.synthesisWorkers() > 0) {
             b.synthesisWorkers(pipeline.synthesisWorkers());
         }
@@ -54,6 +63,19 @@ class EngineConfiguration {
         LOG.info("engine: budget {} MiB, {} synthesis workers, queue {}, {} finalizer threads",
                 config.budgetBytes() >> 20, config.synthesisWorkers(), config.queueCapacity(), config.finalizerThreads());
         return config;
+    }
+
+    private static OptionalLong bytes(DataSize size) {
+        return size == null ? OptionalLong.empty() : OptionalLong.of(size.toBytes());
+    }
+
+    /** CUDA contexts the process holds: one per physical GPU its logical GPU devices use. */
+    private static int cudaContexts(GpuProperties gpu, DeviceBackends backends) {
+        long gpuDevices = backends.byDevice().values().stream().filter(b -> b.name().equals("gpu")).count();
+        if (gpuDevices == 0) {
+            return 0;
+        }
+        return gpu.devices().isEmpty() ? (int) gpuDevices : (int) gpu.devices().stream().distinct().count();
     }
 
     @Bean

@@ -25,6 +25,7 @@ import org.springframework.stereotype.Component;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -115,9 +116,12 @@ class ServiceConsoleBackend implements ConsoleBackend {
     @Override
     public List<ConfigEntry> configuration() {
         List<ConfigEntry> entries = new ArrayList<>();
+        config.memoryPlan().ifPresent(plan -> entries.add(new ConfigEntry("memory", "proofline.memory.limit",
+                units.bytes(plan.limit().bytes()) + " (" + plan.limit().source().name().toLowerCase(Locale.ROOT) + ")")));
         entries.add(new ConfigEntry("memory", "proofline.memory.budget", units.bytes(config.budgetBytes())
-                + (memory.budget() != null ? "" : " (memory limit less headroom)")));
-        entries.add(new ConfigEntry("memory", "proofline.memory.headroom", units.bytes(config.headroomBytes())));
+                + (memory.budget() != null ? "" : " (memory limit less the fixed part)")));
+        entries.add(new ConfigEntry("memory", "proofline.memory.max-threads", String.valueOf(memory.maxThreads())));
+        entries.add(new ConfigEntry("memory", "proofline.memory.margin", units.bytes(memory.margin().toBytes())));
         entries.add(new ConfigEntry("memory", "proofline.memory.key-idle-timeout",
                 units.duration(memory.keyIdleTimeout())));
         entries.add(new ConfigEntry("pipeline", "proofline.pipeline.synthesis-workers",
@@ -146,10 +150,16 @@ class ServiceConsoleBackend implements ConsoleBackend {
         entries.add(new ConfigEntry("store", "proofline.store.retention",
                 units.duration(store.retention())));
         entries.add(new ConfigEntry("store", "spring.datasource.url",
-                environment.getProperty("spring.datasource.url", "–").replaceAll(";.*", "")));
+                UrlSecrets.mask(environment.getProperty("spring.datasource.url", "–"))));
         entries.add(new ConfigEntry("security", "proofline.security.admin-user", security.adminUser()));
         entries.add(new ConfigEntry("security", "proofline.security.requests-per-second",
                 String.valueOf(security.requestsPerSecond())));
+        entries.add(new ConfigEntry("security", "proofline.security.metrics-user",
+                security.metricsPassword() == null || security.metricsPassword().isBlank()
+                        ? "– (no metrics password)" : security.metricsUser()));
+        entries.add(new ConfigEntry("security", "proofline.security.login-attempts",
+                security.loginAttempts() + " failures, then lockouts doubling up to "
+                        + units.duration(security.loginLockout())));
         return entries;
     }
 
