@@ -22,19 +22,20 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * {@code fullprove <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json> [--backend cpu|gpu]}:
- * computes the witness with the circuit's witness calculator, then proves (snarkjs {@code groth16 fullprove}).
+ * {@code fullprove <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json> [--backend cpu|gpu]} and
+ * the GPU flags ({@link GpuOptions}): computes the witness with the circuit's witness calculator, then proves (snarkjs {@code groth16 fullprove}).
  */
 final class FullproveCommand implements Cli.Command {
 
     @Override
     public String usage() {
-        return "fullprove <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json> [--backend cpu|gpu]";
+        return "fullprove <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json> [--backend cpu|gpu] "
+                + GpuOptions.USAGE;
     }
 
     @Override
     public int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-        Map<String, String> opts = Options.parse(args, "--backend");
+        Map<String, String> opts = Options.parse(args, GpuOptions.with("--backend"));
         if (Options.positionalCount(opts) != 5) {
             throw new UsageException("expected 5 file arguments");
         }

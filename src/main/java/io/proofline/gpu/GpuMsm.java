@@ -8,72 +8,47 @@ import io.proofline.algebra.field.FieldOps;
  * form (snarkjs zkey layout; all-zero is infinity) and stay resident; scalars are canonical little-endian 256-bit
  * words. Scalars 0 and 1 bypass Pippenger: 0 contributes nothing, the points with scalar 1 are summed directly.
  *
- * <p>Window width c = log2(n) − 4 clamped to [4, 17] ({@value #MAX_WINDOW_PROPERTY} moves the 17; DESIGN §8: about N·⌈b/c⌉ + ⌈b/c⌉·2^c additions, with signed
- * digits halving the buckets). A bucket holding many points (equal scalars: a witness's repeated values) is split over
- * several threads, so no thread's work grows with the skew of the scalars. The sort of the scalars into buckets is an
- * {@link MsmSchedule}, which several MSMs over the same scalars share ({@link #enqueue(MsmSchedule, DeviceBuffer,
- * DeviceBuffer, GpuStream, StageTimes)}); the one-call API sorts into a schedule of its own. Not thread-safe: one
- * instance per worker, and one MSM in flight per instance (its bucket sums and result are reused).
+ * <p>Window width c = log2(n) − 4 clamped to [4, {@link MsmShape#maxWindow()}] (DESIGN §8: about N·⌈b/c⌉ +
+ * ⌈b/c⌉·2^c additions, with signed digits halving the buckets). A bucket holding many points (equal scalars: a
+ * witness's repeated values) is split over several threads, so no thread's work grows with the skew of the scalars.
+ * The sort of the scalars into buckets is an {@link MsmSchedule}, which several MSMs over the same scalars share
+ * ({@link #enqueue(MsmSchedule, DeviceBuffer, DeviceBuffer, GpuStream, StageTimes)}); the one-call API sorts into a
+ * schedule of its own. Not thread-safe: one instance per worker, and one MSM in flight per instance (its bucket sums
+ * and result are reused).
  *
- * <p>Shape knobs (system properties, read once; the defaults are the measured best, docs/gpu-notes.md):
- * {@value #SPLIT_PROPERTY} ({@code tasks}: a thread per bucket, several for buckets of over {@value #PER_TASK_PROPERTY}
- * pairs; {@code chunks}: equal chunks of {@value #CHUNK_PROPERTY} pairs), {@value #ORDER_PROPERTY} ({@code size}: the
- * tasks ordered by size, largest first, so that a warp's threads add about as many points; {@code none}),
- * {@value #PREFETCH_PROPERTY} (load the next point while adding the current one), {@value #CHUNK_PROPERTY} entries per
- * thread in the levels that add split buckets' partial sums, {@value #REDUCE_PROPERTY} ({@code levels}: the bucket
- * reduction by levels of {@value #SEGMENT_PROPERTY} entries, no scalar multiplications; {@code segments}: segments of
- * {@value #SEGMENT_PROPERTY} buckets, each scaled by double-and-add, then trees), {@value #TREE_GROUP_PROPERTY} points
- * per thread in each level of the partial-sum trees.
+ * <p>The steps (native-cuda/msm/pippenger.cuh): a thread per bucket task of at most {@link MsmShape#perTask()}
+ * pairs, the tasks ordered by size, largest first, so that a warp's threads add about as many points; the partial
+ * sums of split buckets added in levels of {@link MsmShape#chunk()}; the bucket reduction by levels of
+ * {@link MsmShape#levelLength()} entries, without scalar multiplications; the points with scalar 1 summed apart, in
+ * trees of {@link MsmShape#treeGroup()}.
  */
 public final class GpuMsm implements AutoCloseable {
 
     /** Scalars are 256-bit: 8 words of 32 bits. */
     public static final int SCALAR_BYTES = 32;
-    public static final String CHUNK_PROPERTY = "proofline.gpu.msm.chunk";
-    public static final String SEGMENT_PROPERTY = "proofline.gpu.msm.segment";
-    public static final String TREE_GROUP_PROPERTY = "proofline.gpu.msm.tree-group";
-    public static final String SPLIT_PROPERTY = "proofline.gpu.msm.split";
-    public static final String PER_TASK_PROPERTY = "proofline.gpu.msm.per-task";
-    public static final String ORDER_PROPERTY = "proofline.gpu.msm.order";
-    public static final String PREFETCH_PROPERTY = "proofline.gpu.msm.prefetch";
-    public static final String REDUCE_PROPERTY = "proofline.gpu.msm.reduce";
-    /** The widest default window (c = log2(n) − 4 up to this); wider windows mean fewer additions and more buckets. */
-    public static final String MAX_WINDOW_PROPERTY = "proofline.gpu.msm.max-window";
-    static final int CHUNK = Integer.getInteger(CHUNK_PROPERTY, 8);
-    private static final int SEGMENT = Integer.getInteger(SEGMENT_PROPERTY, 4);
-    private static final int TREE_GROUP = Integer.getInteger(TREE_GROUP_PROPERTY, 8);
-    /** {@code tasks}: a thread per bucket of at most PER_TASK pairs, more for larger ones; {@code chunks}: equal
-     *  chunks of the sorted pairs whatever the buckets. */
-    static final boolean CHUNKS = "chunks".equals(System.getProperty(SPLIT_PROPERTY, "tasks"));
-    static final int PER_TASK = Integer.getInteger(PER_TASK_PROPERTY, 128);
-    static final boolean ORDERED = !"none".equals(System.getProperty(ORDER_PROPERTY, "size"));
-    private static final boolean PREFETCH = Boolean.parseBoolean(System.getProperty(PREFETCH_PROPERTY, "false"));
-    private static final boolean LEVELS = !"segments".equals(System.getProperty(REDUCE_PROPERTY, "levels"));
-    private static final int MAX_WINDOW = Integer.getInteger(MAX_WINDOW_PROPERTY, 17);
-    /** The most pairs per task that the ordering by size handles (pippenger.cuh: MAX_ORDERED_PER_TASK). */
-    private static final int MAX_ORDERED_PER_TASK = 1024;
     /** Points with scalar 1 summed per thread before the tree of partial sums. */
     private static final int ONES_PER_THREAD = 32;
 
     private final KernelModule module;
     private final GpuGroup group;
+    private final MsmShape shape;
     private final int n;
     private final int c;
     private final int windows;
     private final int bucketsPerWindow;
     private final int buckets;
-    private final int segmentLength;
-    private final int segmentsPerWindow;
+    private final int levelLength;
+    private final int runsPerWindow;
     private final int onesPartials;
     private final long levelEntries;
 
     private final DeviceBuffer bucketSums;
-    /** Level 1 of the partial sums (chunk heads, or the tasks' partials) and a spare for the levels above. */
+    /** Level 1 of the partial sums (the tasks' partials) and a spare for the levels above. */
     private final DeviceBuffer levelSums;
     private final DeviceBuffer levelKeys;
     private final DeviceBuffer spareSums;
     private final DeviceBuffer spareKeys;
-    /** The bucket reduction: segment partial sums (segments), or the levels' S (here) and U (levelU*), alternating A, B. */
+    /** The bucket reduction: the levels' S (here) and U (levelU*), alternating A, B. */
     private final DeviceBuffer treeA;
     private final DeviceBuffer treeB;
     private final DeviceBuffer levelUA;
@@ -85,80 +60,58 @@ public final class GpuMsm implements AutoCloseable {
     /** The schedule of the one-call API ({@link #enqueue(DeviceBuffer, DeviceBuffer, GpuStream)}), made on first use. */
     private MsmSchedule ownSchedule;
 
-    /** A G1 MSM of n points with the default window. */
-    public GpuMsm(KernelModule module, GpuCurve curve, int n) {
-        this(module, GpuGroup.g1(curve), n, defaultWindowBits(n));
+    /** A G1 MSM of n points with the shape's window. */
+    public GpuMsm(KernelModule module, GpuCurve curve, int n, MsmShape shape) {
+        this(module, GpuGroup.g1(curve), n, shape.windowBits(n), shape);
     }
 
-    /** A G1 MSM of n points with a window of {@code windowBits}. */
-    public GpuMsm(KernelModule module, GpuCurve curve, int n, int windowBits) {
-        this(module, GpuGroup.g1(curve), n, windowBits);
+    /** An MSM of n points of {@code group} with the shape's window. */
+    public GpuMsm(KernelModule module, GpuGroup group, int n, MsmShape shape) {
+        this(module, group, n, shape.windowBits(n), shape);
     }
 
-    public GpuMsm(KernelModule module, GpuGroup group, int n) {
-        this(module, group, n, defaultWindowBits(n));
-    }
-
-    public GpuMsm(KernelModule module, GpuGroup group, int n, int windowBits) {
+    /** An MSM of n points of {@code group} with a window of {@code windowBits}. */
+    public GpuMsm(KernelModule module, GpuGroup group, int n, int windowBits, MsmShape shape) {
         if (n < 1) {
             throw new IllegalArgumentException("MSM of " + n + " points");
         }
         if (windowBits < 2 || windowBits > module.tunables().msmMaxWindowBits()) {
             throw new IllegalArgumentException("window of " + windowBits + " bits");
         }
-        for (int knob : new int[] {CHUNK, SEGMENT, TREE_GROUP, PER_TASK}) {
-            if (knob < 2 || Integer.bitCount(knob) != 1) {
-                throw new IllegalArgumentException("MSM shape knobs must be powers of two >= 2: chunk " + CHUNK
-                        + ", segment " + SEGMENT + ", tree group " + TREE_GROUP + ", per task " + PER_TASK);
-            }
-        }
-        if (ORDERED && !CHUNKS && PER_TASK > MAX_ORDERED_PER_TASK) {
-            throw new IllegalArgumentException("ordering tasks by size allows at most " + MAX_ORDERED_PER_TASK
-                    + " pairs per task, not " + PER_TASK + " (or set " + ORDER_PROPERTY + "=none)");
-        }
         this.module = module;
         this.group = group;
+        this.shape = shape;
         this.n = n;
         this.c = windowBits;
-        this.windows = MsmSchedule.windows(c);
+        this.windows = MsmShape.windows(c);
         this.bucketsPerWindow = 1 << (c - 1);
         this.buckets = windows * bucketsPerWindow;
-        this.segmentLength = Math.min(SEGMENT, bucketsPerWindow);
-        this.segmentsPerWindow = bucketsPerWindow / segmentLength;
+        this.levelLength = Math.min(shape.levelLength(), bucketsPerWindow);
+        this.runsPerWindow = bucketsPerWindow / levelLength;
         this.onesPartials = Math.toIntExact(KernelModule.blocksFor(n, ONES_PER_THREAD));
-        this.levelEntries = MsmSchedule.levelEntries(n, c);
+        this.levelEntries = shape.levelEntries(n, c);
         long xyzz = group.xyzzBytes();
         this.bucketSums = DeviceBuffer.allocate(xyzz * buckets);
         this.levelSums = DeviceBuffer.allocate(xyzz * levelEntries);
         this.levelKeys = DeviceBuffer.allocate(4L * levelEntries);
-        this.spareSums = DeviceBuffer.allocate(xyzz * ceilDiv(levelEntries, CHUNK));
-        this.spareKeys = DeviceBuffer.allocate(4L * ceilDiv(levelEntries, CHUNK));
+        this.spareSums = DeviceBuffer.allocate(xyzz * ceilDiv(levelEntries, shape.chunk()));
+        this.spareKeys = DeviceBuffer.allocate(4L * ceilDiv(levelEntries, shape.chunk()));
         // Levels: level 1 writes windows·(2^(c−1)/L) entries into the A pair, level 2 L times fewer into the B pair,
         // level 3 into A again, and so on.
-        long levelTwo = (long) windows * Math.max(1, segmentsPerWindow / segmentLength);
-        this.treeA = DeviceBuffer.allocate(xyzz * windows * segmentsPerWindow);
-        this.treeB = DeviceBuffer.allocate(xyzz * (LEVELS ? levelTwo : (long) windows * segmentsPerWindow));
-        this.levelUA = DeviceBuffer.allocate(LEVELS ? xyzz * windows * segmentsPerWindow : 4);
-        this.levelUB = DeviceBuffer.allocate(LEVELS ? xyzz * levelTwo : 4);
+        long levelTwo = (long) windows * Math.max(1, runsPerWindow / levelLength);
+        this.treeA = DeviceBuffer.allocate(xyzz * windows * runsPerWindow);
+        this.treeB = DeviceBuffer.allocate(xyzz * levelTwo);
+        this.levelUA = DeviceBuffer.allocate(xyzz * windows * runsPerWindow);
+        this.levelUB = DeviceBuffer.allocate(xyzz * levelTwo);
         this.onesA = DeviceBuffer.allocate(xyzz * onesPartials);
         this.onesB = DeviceBuffer.allocate(xyzz * onesPartials);
         this.result = DeviceBuffer.allocate(xyzz * (windows + 1));
         this.horner = new XyzzHorner(group.coordinateField());
     }
 
-    /**
-     * c = log2(n) − 4, clamped to [4, {@value #MAX_WINDOW_PROPERTY} (17)]: c = 16 at 2^20; 17 from 2^21 on, measured
-     * 4.6 % faster than 16 at 2^22 and 3.3 % at 2^24 (BN254 G1), where 18 and 20 lose more in the sort than they save
-     * in the accumulation (docs/BENCHMARKS.md).
-     */
-    public static int defaultWindowBits(int n) {
-        int log = 32 - Integer.numberOfLeadingZeros(Math.max(1, n - 1));
-        return Math.max(4, Math.min(MAX_WINDOW, log - 4));
-    }
-
     /** A schedule that this MSM can read: its n and c. */
     public MsmSchedule newSchedule() {
-        return new MsmSchedule(module, n, c);
+        return new MsmSchedule(module, n, c, shape);
     }
 
     public int size() {
@@ -175,6 +128,10 @@ public final class GpuMsm implements AutoCloseable {
 
     public int windowBits() {
         return c;
+    }
+
+    public MsmShape shape() {
+        return shape;
     }
 
     /** Device bytes this instance holds. */
@@ -220,36 +177,26 @@ public final class GpuMsm implements AutoCloseable {
         // Bucket sums (level 0), then the partial sums of buckets split over several threads, level by level until
         // one chunk holds a whole level (the kernels read the pair and task totals on the device).
         bucketSums.zeroAsync(bucketSums.bytes(), stream);
-        DeviceBuffer totalOffsets = schedule.offsets;
-        DeviceBuffer totalCounts = schedule.counts;
-        long span;
-        if (CHUNKS) {
-            module.launch(group.kernel("accumulate_chunks"), KernelModule.blocksFor(levelEntries, pt), pt, stream,
-                    points, schedule.pairs, schedule.pairKeys, schedule.offsets, schedule.counts, buckets, CHUNK,
-                    bucketSums, levelSums, levelKeys);
-            span = CHUNK;
-        } else {
-            module.launch(group.kernel(PREFETCH ? "accumulate_tasks" : "accumulate_tasks_plain"),
-                    KernelModule.blocksFor(levelEntries, pt), pt, stream, points, schedule.pairs, schedule.offsets,
-                    schedule.counts, schedule.taskOffsets, schedule.taskCounts, schedule.taskBucket,
-                    schedule.taskOrder, ORDERED ? 1 : 0, buckets, PER_TASK, bucketSums, levelSums, levelKeys);
-            totalOffsets = schedule.taskOffsets;
-            totalCounts = schedule.taskCounts;
-            span = 1;
-        }
+        module.launch(group.kernel("accumulate_tasks"), KernelModule.blocksFor(levelEntries, pt), pt, stream, points,
+                schedule.pairs, schedule.offsets, schedule.counts, schedule.taskOffsets, schedule.taskCounts,
+                schedule.taskBucket, schedule.taskOrder, buckets, shape.perTask(), bucketSums, levelSums, levelKeys);
+        DeviceBuffer totalOffsets = schedule.taskOffsets;
+        DeviceBuffer totalCounts = schedule.taskCounts;
+        int chunk = shape.chunk();
+        long span = 1;
         times.mark("accumulate", stream);
         DeviceBuffer inSums = levelSums;
         DeviceBuffer inKeys = levelKeys;
         DeviceBuffer outSums = spareSums;
         DeviceBuffer outKeys = spareKeys;
-        for (long entries = levelEntries; entries > 1; span *= CHUNK) {
-            module.launch(group.kernel("combine_heads"), KernelModule.blocksFor(ceilDiv(entries, CHUNK), pt), pt,
-                    stream, inSums, inKeys, totalOffsets, totalCounts, buckets, span, CHUNK, bucketSums, outSums,
+        for (long entries = levelEntries; entries > 1; span *= chunk) {
+            module.launch(group.kernel("combine_heads"), KernelModule.blocksFor(ceilDiv(entries, chunk), pt), pt,
+                    stream, inSums, inKeys, totalOffsets, totalCounts, buckets, span, chunk, bucketSums, outSums,
                     outKeys);
-            if (entries <= CHUNK) {
+            if (entries <= chunk) {
                 break;
             }
-            entries = ceilDiv(entries, CHUNK);
+            entries = ceilDiv(entries, chunk);
             DeviceBuffer s = inSums;
             inSums = outSums;
             outSums = s;
@@ -258,18 +205,8 @@ public final class GpuMsm implements AutoCloseable {
             outKeys = k;
         }
         times.mark("heads", stream);
-        // 3. Bucket reduction Σ v·B_v per window: by levels, or segments and then trees down to one per window.
-        DeviceBuffer windowSums;
-        if (LEVELS) {
-            windowSums = reduceByLevels(stream, times);
-        } else {
-            long segments = (long) windows * segmentsPerWindow;
-            module.launch(group.kernel("segments"), KernelModule.blocksFor(segments, pt), pt, stream, bucketSums,
-                    windows, c, segmentLength, treeA);
-            times.mark("segments", stream);
-            windowSums = reduceTree(treeA, treeB, segments, segmentsPerWindow, stream);
-            times.mark("window trees", stream);
-        }
+        // 3. Bucket reduction Σ v·B_v per window, by levels down to one per window.
+        DeviceBuffer windowSums = reduceByLevels(stream, times);
         // 4. The points with scalar 1.
         module.launch(group.kernel("ones"), KernelModule.blocksFor(onesPartials, pt), pt, stream, points, scalars,
                 nn, ONES_PER_THREAD, onesA);
@@ -340,14 +277,14 @@ public final class GpuMsm implements AutoCloseable {
 
     /**
      * Sums runs of {@code runLength} consecutive points (runLength a power of two, or everything) down to one per
-     * run, {@link #TREE_GROUP} per thread per level, ping-ponging between {@code a} and {@code b}; returns the holder.
+     * run, {@link MsmShape#treeGroup()} per thread per level, ping-ponging between {@code a} and {@code b}; returns the holder.
      */
     private DeviceBuffer reduceTree(DeviceBuffer a, DeviceBuffer b, long count, long runLength, GpuStream stream) {
         int pt = module.tunables().pointThreads();
         DeviceBuffer in = a;
         DeviceBuffer out = b;
         while (runLength > 1) {
-            int width = (int) Math.min(TREE_GROUP, runLength);
+            int width = (int) Math.min(shape.treeGroup(), runLength);
             long outCount = (count + width - 1) / width;
             module.launch(group.kernel("sum_groups"), KernelModule.blocksFor(outCount, pt), pt, stream, in, count,
                     width, out);
@@ -361,7 +298,7 @@ public final class GpuMsm implements AutoCloseable {
     }
 
     /**
-     * R_w = Σ_v v·B_v for every window by levels of {@link #segmentLength} entries (reduce_level): level 1 turns the
+     * R_w = Σ_v v·B_v for every window by levels of {@link #levelLength} entries (reduce_level): level 1 turns the
      * 2^(c−1) buckets of a window into 2^(c−1)/L pairs (S, U), each level above divides the count by L, until one
      * entry per window is left, whose U is R_w. Returns the buffer holding the windows' R_w in order.
      */
@@ -373,7 +310,7 @@ public final class GpuMsm implements AutoCloseable {
         DeviceBuffer[] uOut = {levelUA, levelUB};
         int entries = bucketsPerWindow;
         for (int level = 0; entries > 1 || level == 0; level++) {
-            int len = Math.min(segmentLength, entries);
+            int len = Math.min(levelLength, entries);
             long threads = (long) windows * (entries / len);
             module.launch(group.kernel("reduce_level"), KernelModule.blocksFor(threads, pt), pt, stream, sIn, uIn,
                     windows, entries, len, level == 0 ? 1 : 0, sOut[level & 1], uOut[level & 1]);

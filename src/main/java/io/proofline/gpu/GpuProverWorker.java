@@ -19,8 +19,8 @@ import java.util.Map;
  * <ol>
  * <li>pin the key's resident sections (uploaded on first use);
  * <li>stream w: upload the witness, sort its scalars into buckets once ({@link MsmSchedule}), then ΣA, ΣC (C is
- *     resident behind ℓ + 1 points at infinity, so it takes the whole witness too: {@link ResidentKey}) and, when
- *     configured, ΣB2 on G2 (else prove finish runs it on CPU threads);
+ *     resident behind ℓ + 1 points at infinity, so it takes the whole witness too: {@link ResidentKey}) and, where
+ *     {@link GpuConfig#b2()} places it on the device, ΣB2 on G2 (else prove finish runs it on CPU threads);
  * <li>stream h: upload a, b, c; H = 3 inverse NTTs, ·ω_2N^i, 3 NTTs, {@code h = a'b' − c'}, to canonical form; then,
  *     once stream w has sorted the witness, ΣB1 along the same schedule; then ΣH over h (its own sort);
  * <li>wait for both; each MSM's window sums are combined on the host (Horner) and made affine.
@@ -30,10 +30,6 @@ final class GpuProverWorker implements AutoCloseable {
 
     /** Instances kept per map (MSMs, schedules, NTTs), least recently used evicted: the five MSMs, two schedules and one domain of a couple of circuits. */
     private static final int KEPT_INSTANCES = 12;
-    /** System property: {@code false} uploads a/b/c and the witness straight from pageable memory (for comparison). */
-    static final String PINNED_STAGING_PROPERTY = "proofline.gpu.pinned-staging";
-    private static final boolean PINNED_STAGING =
-            Boolean.parseBoolean(System.getProperty(PINNED_STAGING_PROPERTY, "true"));
 
     private final GpuContext context;
     private final KernelModule module;
@@ -41,10 +37,11 @@ final class GpuProverWorker implements AutoCloseable {
     private final GpuStream stream;
     /** a, b, c, H, ΣB1 and ΣH. */
     private final GpuStream streamH;
-    /** Pinned staging for a/b/c and the witness; null when {@value #PINNED_STAGING_PROPERTY} is false. */
+    /** Pinned staging for a/b/c and the witness: asynchronous copies need page-locked host memory. */
     private final PinnedStaging staging;
     private final ResidentKeyCache<ProvingKey, ResidentKey> keys;
-    private final boolean b2OnDevice;
+    private final GpuConfig.B2Placement b2;
+    private final MsmShape shape;
     private final Map<Integer, GpuNtt> ntts = lru();
     private final Map<String, GpuMsm> msms = lru();
     private final Map<String, MsmSchedule> schedules = lru();
@@ -54,14 +51,15 @@ final class GpuProverWorker implements AutoCloseable {
     private final Scratch witness = new Scratch();
     private volatile Map<String, Double> lastStages = Map.of();
 
-    GpuProverWorker(GpuDevice device, long keyBudgetBytes, boolean b2OnDevice) {
-        this.b2OnDevice = b2OnDevice;
+    GpuProverWorker(GpuDevice device, long keyBudgetBytes, GpuConfig config) {
+        this.b2 = config.b2();
+        this.shape = config.msmShape();
         this.context = GpuContext.open(device);
         try {
-            this.module = KernelModule.load(context);
+            this.module = KernelModule.load(context, config.kernels());
             this.stream = new GpuStream();
             this.streamH = new GpuStream();
-            this.staging = PINNED_STAGING ? new PinnedStaging() : null;
+            this.staging = new PinnedStaging();
         } catch (RuntimeException e) {
             context.close();
             throw e;
@@ -92,6 +90,7 @@ final class GpuProverWorker implements AutoCloseable {
         int n = key.domainSize();
         int m = key.nVars();
         GpuGroup g1 = GpuGroup.g1(curve);
+        boolean b2OnDevice = b2.onDevice(ResidentKey.bytes(key, true, false), keys.budgetBytes());
         try (ResidentKeyCache.Lease<ResidentKey> lease =
                      keys.acquire(key, ResidentKey.bytes(key, b2OnDevice, false),
                              () -> ResidentKey.upload(key, b2OnDevice, false));
@@ -159,11 +158,7 @@ final class GpuProverWorker implements AutoCloseable {
     /** Copies {@code src} into {@code scratch} (grown as needed): through the pinned staging, queued on the stream. */
     private DeviceBuffer upload(Scratch scratch, java.lang.foreign.MemorySegment src, GpuStream on) {
         DeviceBuffer d = scratch.ensure(src.byteSize());
-        if (staging != null) {
-            staging.upload(src, d, 0, on);
-        } else {
-            d.upload(src);
-        }
+        staging.upload(src, d, 0, on);
         return d;
     }
 
@@ -172,12 +167,12 @@ final class GpuProverWorker implements AutoCloseable {
      * the five MSMs of a proof can be in flight at once, each with its own bucket sums and result.
      */
     private GpuMsm msm(String role, GpuGroup group, int n) {
-        return msms.computeIfAbsent(role + "/" + group + "/" + n, k -> new GpuMsm(module, group, n));
+        return msms.computeIfAbsent(role + "/" + group + "/" + n, k -> new GpuMsm(module, group, n, shape));
     }
 
     /** The schedule for the scalars {@code of} (w: the witness, h: H) of MSMs of size n (G1 and G2 alike). */
     private MsmSchedule schedule(String of, int n) {
-        return schedules.computeIfAbsent(of + "/" + n, k -> new MsmSchedule(module, n, GpuMsm.defaultWindowBits(n)));
+        return schedules.computeIfAbsent(of + "/" + n, k -> new MsmSchedule(module, n, shape.windowBits(n), shape));
     }
 
     /** Host-clock milliseconds of the last prove start's steps, in order (uploads, H, each MSM). */
@@ -243,9 +238,7 @@ final class GpuProverWorker implements AutoCloseable {
             s.close();
         }
         keys.close();
-        if (staging != null) {
-            staging.close();
-        }
+        staging.close();
         stream.close();
         streamH.close();
         module.close();

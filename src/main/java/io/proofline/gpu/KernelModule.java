@@ -4,11 +4,18 @@ import jcuda.Pointer;
 import jcuda.driver.CUfunction;
 import jcuda.driver.CUmodule;
 
+import jcuda.driver.CUresult;
+
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import static io.proofline.gpu.CudaException.check;
@@ -18,55 +25,97 @@ import static jcuda.driver.JCudaDriver.cuModuleLoadData;
 import static jcuda.driver.JCudaDriver.cuModuleUnload;
 
 /**
- * The kernels of {@code native/proofline.fatbin} (built from native-cuda/ by nvcc and carried in the jar), loaded
- * into a context with {@code cuModuleLoadData}; the driver picks the SASS for the device or JIT-compiles the PTX.
+ * The CUDA kernels, built from native-cuda/ by nvcc into several fatbins (one per translation unit, compiled in
+ * parallel) that {@code modules.list} names, carried in the jar under {@code /native/} or read from a directory
+ * ({@link GpuConfig#kernels()}); each is loaded into the context with {@code cuModuleLoadData}, the driver picking the
+ * SASS for the device or JIT-compiling the PTX. A kernel is looked up by name in whichever module holds it.
  */
 public final class KernelModule implements AutoCloseable {
 
-    /** Classpath location of the fatbin. */
-    public static final String FATBIN_RESOURCE = "/native/proofline.fatbin";
+    /** Classpath folder of the fatbins and their list. */
+    public static final String RESOURCE_FOLDER = "/native/";
+    /** The list of fatbin file names, one a line, in a kernels folder. */
+    public static final String MODULES_LIST = "modules.list";
 
-    private final CUmodule module = new CUmodule();
+    private final List<CUmodule> modules = new ArrayList<>();
     private final Map<String, CUfunction> functions = new ConcurrentHashMap<>();
     private final Tunables tunables;
     private boolean unloaded;
 
-    private KernelModule(byte[] image) {
-        check(cuModuleLoadData(module, image), "cuModuleLoadData(" + FATBIN_RESOURCE + ", " + image.length + " bytes)");
-        this.tunables = readTunables();
+    private KernelModule(Map<String, byte[]> images) {
+        try {
+            for (Map.Entry<String, byte[]> image : images.entrySet()) {
+                CUmodule module = new CUmodule();
+                check(cuModuleLoadData(module, image.getValue()), "cuModuleLoadData(" + image.getKey() + ", "
+                        + image.getValue().length + " bytes)");
+                modules.add(module);
+            }
+            this.tunables = readTunables();
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
     }
 
-    /** Loads the fatbin into the context current on this thread ({@code context} is made current first). */
+    /** Loads the jar's kernels into the context current on this thread ({@code context} is made current first). */
     public static KernelModule load(GpuContext context) {
-        context.makeCurrent();
-        return new KernelModule(fatbin());
+        return load(context, Optional.empty());
     }
 
-    /** System property (or, upper-cased with underscores, environment variable) naming a fatbin file to load instead. */
-    public static final String FATBIN_OVERRIDE = "proofline.fatbin";
+    /** Loads the kernels of {@code folder} (else the jar's) into {@code context}, made current first. */
+    public static KernelModule load(GpuContext context, Optional<Path> folder) {
+        Map<String, byte[]> images = fatbins(folder);
+        context.makeCurrent();
+        return new KernelModule(images);
+    }
 
     /**
-     * The fatbin bytes: from the file named by {@value #FATBIN_OVERRIDE} / {@code PROOFLINE_FATBIN} when set (kernels
-     * built on the GPU machine itself), else from the classpath; {@link GpuUnavailableException} when the build had
-     * no nvcc.
+     * The fatbins by file name, in the order of {@code modules.list}: from {@code folder} when given (kernels built on
+     * the GPU machine itself), else from the classpath; {@link GpuUnavailableException} when the build had no nvcc or
+     * a listed file cannot be read.
      */
-    public static byte[] fatbin() {
-        String override = System.getProperty(FATBIN_OVERRIDE, System.getenv("PROOFLINE_FATBIN"));
-        if (override != null && !override.isBlank()) {
+    public static Map<String, byte[]> fatbins(Optional<Path> folder) {
+        Map<String, byte[]> images = new LinkedHashMap<>();
+        if (folder.isPresent()) {
+            Path dir = folder.get();
             try {
-                return terminated(Files.readAllBytes(Path.of(override)));
+                for (String name : names(Files.readString(dir.resolve(MODULES_LIST)), dir.toString())) {
+                    images.put(name, terminated(Files.readAllBytes(dir.resolve(name))));
+                }
             } catch (IOException e) {
-                throw new GpuUnavailableException("cannot read the fatbin " + override + ": " + e.getMessage(), e);
+                throw new GpuUnavailableException("cannot read the kernels in " + dir + ": " + e.getMessage(), e);
             }
+            return images;
         }
-        try (InputStream in = KernelModule.class.getResourceAsStream(FATBIN_RESOURCE)) {
-            if (in == null) {
-                throw new GpuUnavailableException("no kernels were built (" + FATBIN_RESOURCE
-                        + " is not on the classpath: build with nvcc on the PATH)");
+        byte[] list = resource(RESOURCE_FOLDER + MODULES_LIST);
+        if (list == null) {
+            throw new GpuUnavailableException("no kernels were built (" + RESOURCE_FOLDER + MODULES_LIST
+                    + " is not on the classpath: build with nvcc on the PATH)");
+        }
+        for (String name : names(new String(list, StandardCharsets.UTF_8), RESOURCE_FOLDER)) {
+            byte[] image = resource(RESOURCE_FOLDER + name);
+            if (image == null) {
+                throw new GpuUnavailableException(RESOURCE_FOLDER + MODULES_LIST + " names " + name
+                        + ", which is not on the classpath");
             }
-            return terminated(in.readAllBytes());
+            images.put(name, terminated(image));
+        }
+        return images;
+    }
+
+    private static List<String> names(String list, String where) {
+        List<String> names = list.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        if (names.isEmpty()) {
+            throw new GpuUnavailableException(MODULES_LIST + " in " + where + " names no fatbin");
+        }
+        return names;
+    }
+
+    private static byte[] resource(String path) {
+        try (InputStream in = KernelModule.class.getResourceAsStream(path)) {
+            return in == null ? null : in.readAllBytes();
         } catch (IOException e) {
-            throw new GpuUnavailableException("cannot read " + FATBIN_RESOURCE + ": " + e.getMessage(), e);
+            throw new GpuUnavailableException("cannot read " + path + ": " + e.getMessage(), e);
         }
     }
 
@@ -81,11 +130,21 @@ public final class KernelModule implements AutoCloseable {
         return tunables;
     }
 
+    /** The kernel {@code name} from the first module that holds it. */
     public CUfunction function(String name) {
         return functions.computeIfAbsent(name, n -> {
-            CUfunction f = new CUfunction();
-            check(cuModuleGetFunction(f, module, n), "cuModuleGetFunction(" + n + ")");
-            return f;
+            int result = CUresult.CUDA_ERROR_NOT_FOUND;
+            for (CUmodule module : modules) {
+                CUfunction f = new CUfunction();
+                result = cuModuleGetFunction(f, module, n);
+                if (result == CUresult.CUDA_SUCCESS) {
+                    return f;
+                }
+                if (result != CUresult.CUDA_ERROR_NOT_FOUND) {
+                    break;
+                }
+            }
+            throw new CudaException(result, "cuModuleGetFunction(" + n + ") in " + modules.size() + " modules");
         });
     }
 
@@ -121,7 +180,9 @@ public final class KernelModule implements AutoCloseable {
     public void close() {
         if (!unloaded) {
             unloaded = true;
-            check(cuModuleUnload(module), "cuModuleUnload");
+            for (CUmodule module : modules) {
+                check(cuModuleUnload(module), "cuModuleUnload");
+            }
         }
     }
 }

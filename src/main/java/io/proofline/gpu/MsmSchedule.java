@@ -2,18 +2,19 @@ package io.proofline.gpu;
 
 /**
  * The first half of a GPU MSM, which depends on the scalars only: their signed digits counted and sorted into buckets
- * (pairs of point index and sign, in bucket order), and the buckets cut into tasks of at most a few hundred pairs,
- * ordered by size (native-cuda/msm/pippenger.cuh, histogram … task_size_scatter). {@link GpuMsm} adds the points
+ * (pairs of point index and sign, in bucket order), and the buckets cut into tasks of at most {@link MsmShape#perTask()}
+ * pairs, ordered by size (native-cuda/msm/pippenger.cuh, histogram … task_size_scatter). {@link GpuMsm} adds the points
  * along it.
  *
  * <p>Why a separate object: the MSMs of a proof over one scalar vector — ΣA, ΣB1 and ΣC over G1 and ΣB2 over G2 all
- * take the witness — need one sort between them, not four (≈ 1.2 ms each at 2^20), and MSMs on two streams can read
+ * take the witness — need one sort between them, not four, and MSMs on two streams can read
  * one schedule at once: after {@link #enqueueSort} it is read-only until the next sort. The window width c and the
  * size n fix every buffer; an MSM reads a schedule only of its own n and c.
  */
 public final class MsmSchedule implements AutoCloseable {
 
     private final KernelModule module;
+    private final MsmShape shape;
     private final int n;
     private final int c;
     private final int windows;
@@ -26,7 +27,6 @@ public final class MsmSchedule implements AutoCloseable {
     private final DeviceBuffer cursor;
     final DeviceBuffer scanTotals;
     final DeviceBuffer pairs;
-    final DeviceBuffer pairKeys;
     final DeviceBuffer taskCounts;
     final DeviceBuffer taskOffsets;
     final DeviceBuffer taskBucket;
@@ -35,8 +35,8 @@ public final class MsmSchedule implements AutoCloseable {
     private final DeviceBuffer sizeCursor;
     final DeviceBuffer taskOrder;
 
-    /** A schedule for n scalars and windows of {@code windowBits}. */
-    public MsmSchedule(KernelModule module, int n, int windowBits) {
+    /** A schedule for n scalars, windows of {@code windowBits} and buckets cut into tasks as {@code shape} says. */
+    public MsmSchedule(KernelModule module, int n, int windowBits, MsmShape shape) {
         if (n < 1) {
             throw new IllegalArgumentException("MSM of " + n + " points");
         }
@@ -44,42 +44,25 @@ public final class MsmSchedule implements AutoCloseable {
             throw new IllegalArgumentException("window of " + windowBits + " bits");
         }
         this.module = module;
+        this.shape = shape;
         this.n = n;
         this.c = windowBits;
-        this.windows = windows(windowBits);
+        this.windows = MsmShape.windows(windowBits);
         this.buckets = windows * (1 << (c - 1));
         long maxPairs = (long) n * windows;
-        this.levelEntries = levelEntries(n, windowBits);
+        this.levelEntries = shape.levelEntries(n, windowBits);
         this.scanBlocks = Math.toIntExact(KernelModule.blocksFor(buckets, module.tunables().scanThreads()));
-        boolean chunks = GpuMsm.CHUNKS;
-        boolean ordering = GpuMsm.ORDERED && !chunks;
         this.counts = DeviceBuffer.allocate(4L * buckets);
         this.offsets = DeviceBuffer.allocate(4L * buckets);
         this.cursor = DeviceBuffer.allocate(4L * buckets);
         this.scanTotals = DeviceBuffer.allocate(4L * scanBlocks);
         this.pairs = DeviceBuffer.allocate(4L * maxPairs);
-        this.pairKeys = DeviceBuffer.allocate(chunks ? 4L * maxPairs : 4);
-        this.taskCounts = DeviceBuffer.allocate(chunks ? 4 : 4L * buckets);
-        this.taskOffsets = DeviceBuffer.allocate(chunks ? 4 : 4L * buckets);
-        this.taskBucket = DeviceBuffer.allocate(chunks ? 4 : 4L * levelEntries);
-        this.sizeCounts = DeviceBuffer.allocate(ordering ? 4L * GpuMsm.PER_TASK : 4);
-        this.sizeCursor = DeviceBuffer.allocate(ordering ? 4L * GpuMsm.PER_TASK : 4);
-        this.taskOrder = DeviceBuffer.allocate(ordering ? 4L * levelEntries : 4);
-    }
-
-    /** W = ⌈256/c⌉ signed-digit windows (the top one never carries out: scalars are below 2^255). */
-    static int windows(int windowBits) {
-        return (256 + windowBits - 1) / windowBits;
-    }
-
-    /**
-     * Level 1 of the partial sums: one head per chunk of the sorted pairs, or one partial per task — at most one per
-     * bucket plus one per PER_TASK pairs.
-     */
-    static long levelEntries(int n, int windowBits) {
-        long maxPairs = (long) n * windows(windowBits);
-        long buckets = (long) windows(windowBits) << (windowBits - 1);
-        return GpuMsm.CHUNKS ? (maxPairs + GpuMsm.CHUNK - 1) / GpuMsm.CHUNK : buckets + maxPairs / GpuMsm.PER_TASK;
+        this.taskCounts = DeviceBuffer.allocate(4L * buckets);
+        this.taskOffsets = DeviceBuffer.allocate(4L * buckets);
+        this.taskBucket = DeviceBuffer.allocate(4L * levelEntries);
+        this.sizeCounts = DeviceBuffer.allocate(4L * shape.perTask());
+        this.sizeCursor = DeviceBuffer.allocate(4L * shape.perTask());
+        this.taskOrder = DeviceBuffer.allocate(4L * levelEntries);
     }
 
     public int size() {
@@ -117,20 +100,15 @@ public final class MsmSchedule implements AutoCloseable {
         scan(counts, offsets, buckets, stream);
         cursor.copyFromAsync(offsets, offsets.bytes(), stream);
         module.launch("proofline_msm_scatter", KernelModule.blocksFor(n, ew), ew, stream, scalars, nn, c, windows,
-                cursor, pairs, pairKeys, GpuMsm.CHUNKS ? 1 : 0);
+                cursor, pairs);
         times.mark("sort", stream);
-        if (GpuMsm.CHUNKS) {
-            return;
-        }
         // Tasks: ⌈count / PER_TASK⌉ per bucket, their offsets, and each task's bucket.
         module.launch("proofline_msm_task_counts", KernelModule.blocksFor(buckets, ew), ew, stream, counts, buckets,
-                GpuMsm.PER_TASK, taskCounts);
+                shape.perTask(), taskCounts);
         scan(taskCounts, taskOffsets, buckets, stream);
         module.launch("proofline_msm_task_map", KernelModule.blocksFor(buckets, ew), ew, stream, taskOffsets,
                 taskCounts, buckets, taskBucket);
-        if (GpuMsm.ORDERED) {
-            orderTasksBySize(stream);
-        }
+        orderTasksBySize(stream);
         times.mark("tasks", stream);
     }
 
@@ -152,10 +130,14 @@ public final class MsmSchedule implements AutoCloseable {
         long grid = KernelModule.blocksFor(levelEntries, ew);
         sizeCounts.zeroAsync(sizeCounts.bytes(), stream);
         module.launch("proofline_msm_task_size_histogram", grid, ew, stream, offsets, counts, taskOffsets, taskCounts,
-                taskBucket, buckets, GpuMsm.PER_TASK, sizeCounts);
-        scan(sizeCounts, sizeCursor, GpuMsm.PER_TASK, stream);
+                taskBucket, buckets, shape.perTask(), sizeCounts);
+        scan(sizeCounts, sizeCursor, shape.perTask(), stream);
         module.launch("proofline_msm_task_size_scatter", grid, ew, stream, offsets, counts, taskOffsets, taskCounts,
-                taskBucket, buckets, GpuMsm.PER_TASK, sizeCursor, taskOrder);
+                taskBucket, buckets, shape.perTask(), sizeCursor, taskOrder);
+    }
+
+    MsmShape shape() {
+        return shape;
     }
 
     /** Device bytes this schedule holds. */
@@ -168,7 +150,7 @@ public final class MsmSchedule implements AutoCloseable {
     }
 
     private DeviceBuffer[] buffers() {
-        return new DeviceBuffer[] {counts, offsets, cursor, scanTotals, pairs, pairKeys, taskCounts, taskOffsets,
+        return new DeviceBuffer[] {counts, offsets, cursor, scanTotals, pairs, taskCounts, taskOffsets,
                 taskBucket, sizeCounts, sizeCursor, taskOrder};
     }
 

@@ -7,6 +7,8 @@ import io.proofline.engine.MemoryPlan;
 import io.proofline.engine.MemoryBudget;
 import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.groth16.Groth16PartitionProver;
+import io.proofline.gpu.GpuConfig;
+import io.proofline.gpu.GpuProverBackend;
 import io.proofline.snark.prover.CpuProverBackend;
 import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.ProverBackends;
@@ -114,13 +116,15 @@ class EngineConfiguration {
 
     @Bean
     DeviceBackends deviceBackends(GpuProperties gpu) {
-        Optional<ProverBackend> gpuBackend = gpu.enabled() ? ProverBackends.byName("gpu") : Optional.empty();
+        GpuConfig gpuConfig = gpu.toConfig();
+        Optional<ProverBackend> gpuBackend = gpu.enabled() ? Optional.of(new GpuProverBackend(gpuConfig))
+                : Optional.empty();
         // A GPU backend on the class path is used only where a GPU answers (CI and laptops have none).
         gpuBackend.flatMap(ProverBackend::unavailableReason)
                 .ifPresent(reason -> LOG.info("GPU backend not used: {}", reason));
         gpuBackend = gpuBackend.filter(b -> b.unavailableReason().isEmpty());
-        long memoryBudget = gpu.deviceMemoryBudget() == null ? 0 : gpu.deviceMemoryBudget().toBytes();
-        DeviceBackends backends = DeviceAssembly.assemble(gpu.devices(), gpuBackend, memoryBudget, gpu.cpuFallback(),
+        DeviceBackends backends = DeviceAssembly.assemble(gpu.devices(), gpuBackend,
+                gpuConfig.deviceMemoryBudgetBytes(), gpu.cpuFallback(),
                 new CpuProverBackend());
         LOG.info("proving devices: {} (backends available: {})", backends.devices(), ProverBackends.names());
         return backends;

@@ -93,11 +93,13 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
         SynthesisStage<S, P> synthesis = new SynthesisStage<>(prover, synthesisPool, synthesisSlots, handoff,
                 lifecycle, tracker);
         FinalizeStage<S, P> finalize = new FinalizeStage<>(prover, this.devices, finalizerPool, lifecycle, tracker);
-        this.proving = new ProvingStage<>(prover, handoff, this.devices, finalize, lifecycle, tracker);
         this.keys = Objects.requireNonNull(keys, "keys");
+        this.proving = new ProvingStage<>(prover, handoff, this.devices, finalize, lifecycle, tracker,
+                baseline ? null : budget, keys, config.admissionWait());
         this.dispatcher = new Dispatcher<>(queue, budget, keys, config.policy(), config.admissionWait(),
                 synthesisSlots, synthesis, lifecycle);
         tracker.attach(budget, this.devices::figures, this::queueDepths);
+        config.memoryPlan().ifPresent(tracker::useMemoryPlan);
         this.dispatcherSupervisor = new DispatcherSupervisor(dispatcher, threads("dispatcher"), tracker);
         proving.start(provingPool);
         dispatcherSupervisor.start();

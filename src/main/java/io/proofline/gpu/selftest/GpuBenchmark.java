@@ -1,5 +1,6 @@
 package io.proofline.gpu.selftest;
 
+import io.proofline.gpu.GpuConfig;
 import io.proofline.gpu.GpuContext;
 import io.proofline.gpu.GpuCurve;
 import io.proofline.gpu.GpuDevice;
@@ -92,8 +93,14 @@ public final class GpuBenchmark {
     private int failures;
     private int skipped;
 
-    public GpuBenchmark(PrintStream out, Options options) {
+    /** The prove-start step that exists when ΣB2 ran on the device (GpuProverWorker's stage names). */
+    private static final String B2_ON_DEVICE_STEP = "stream w: msm B2";
+
+    private final GpuConfig config;
+
+    public GpuBenchmark(PrintStream out, Options options, GpuConfig config) {
         this.out = out;
+        this.config = config;
         this.options = options;
         this.random = new SplittableRandom(options.seed());
         this.deadlineNanos = startNanos + options.seconds() * 1_000_000_000L;
@@ -131,7 +138,8 @@ public final class GpuBenchmark {
     // ---- kernels --------------------------------------------------------------------------------------------------
 
     private void kernels(GpuDevice device) {
-        try (GpuContext context = GpuContext.open(device); KernelModule module = KernelModule.load(context);
+        try (GpuContext context = GpuContext.open(device);
+             KernelModule module = KernelModule.load(context, config.kernels());
              GpuStream stream = new GpuStream(); GpuTimer timer = new GpuTimer()) {
             for (GpuCurve curve : options.curves()) {
                 for (int log : options.msmLogs()) {
@@ -150,7 +158,7 @@ public final class GpuBenchmark {
         int n = 1 << log;
         ReferenceG1 g1 = ReferenceG1.of(curve);
         long setup = System.nanoTime();
-        try (BenchInputs.Msm in = BenchInputs.msm(curve, n, random, stream); GpuMsm msm = new GpuMsm(module, curve, n)) {
+        try (BenchInputs.Msm in = BenchInputs.msm(curve, n, random, stream); GpuMsm msm = new GpuMsm(module, curve, n, config.msmShape())) {
             double setupS = secondsSince(setup);
             long[] expected = g1.toAffine(g1.multiply(g1.fromAffine(g1.generator()), in.expectedLog()));
             long[] got = g1.affineFromXyzz(msm.run(in.points(), in.scalars(), stream));
@@ -200,7 +208,7 @@ public final class GpuBenchmark {
     // ---- proofs ---------------------------------------------------------------------------------------------------
 
     private void proofs() {
-        try (GpuProverBackend gpu = new GpuProverBackend()) {
+        try (GpuProverBackend gpu = new GpuProverBackend(config)) {
             for (GpuCurve curve : options.curves()) {
                 for (int log : options.proofLogs()) {
                     measured("proof", curve, log, () -> proof(gpu, curve, log));
@@ -236,7 +244,7 @@ public final class GpuBenchmark {
                                     + "finish %.1f ms (median of %d, B2 %s); %s %d/%d; domain 2^%d, %d vars; "
                                     + "device keys %d MiB, scratch %d MiB; setup + synthesis %.1f s; last prove start's"
                                     + " steps (ms)%s",
-                            t.finishMedianMs(), t.finishMs().length, gpu.b2OnDevice() ? "on the GPU" : "on CPU threads",
+                            t.finishMedianMs(), t.finishMs().length, gpu.lastStageMillis().containsKey(B2_ON_DEVICE_STEP) ? "on the GPU" : "on CPU threads",
                             t.allVerified() ? "verified" : "VERIFY FAILED", t.verified(), t.finishMs().length,
                             logDomain, key.nVars(), deviceBytes[0] >> 20, deviceBytes[1] >> 20, setupS, steps));
         }

@@ -1,5 +1,6 @@
 package io.proofline.gpu.selftest;
 
+import io.proofline.gpu.GpuConfig;
 import io.proofline.gpu.GpuProverBackend;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
@@ -58,21 +59,26 @@ public final class GpuProofCheck {
 
     private final PrintStream out;
     private final Path outDir;
+    private final GpuConfig config;
     private final long deadlineNanos;
     private final List<String> table = new ArrayList<>();
     private int failures;
 
-    /** @param seconds no case starts after this many seconds from construction */
-    public GpuProofCheck(PrintStream out, Path outDir, long seconds) {
+    /**
+     * @param seconds no case starts after this many seconds from construction
+     * @param config  the GPU backend's settings
+     */
+    public GpuProofCheck(PrintStream out, Path outDir, long seconds, GpuConfig config) {
         this.out = out;
         this.outDir = outDir;
+        this.config = config;
         this.deadlineNanos = System.nanoTime() + seconds * 1_000_000_000L;
     }
 
     /** Runs the cases in order; returns the number of failures. */
     public int run(List<Case> cases) {
         Set<String> written = new HashSet<>();
-        try (GpuProverBackend gpu = new GpuProverBackend()) {
+        try (GpuProverBackend gpu = new GpuProverBackend(config)) {
             out.println("proofs on " + gpu.device());
             for (Case c : cases) {
                 String label = String.format(Locale.ROOT, "%-9s 2^%-3d", c.curve().name(), c.logConstraints());
@@ -103,7 +109,7 @@ public final class GpuProofCheck {
         if (fixtures.isEmpty()) {
             throw new IOException("no fixtures (circuit.zkey + witness.wtns) under " + root);
         }
-        try (GpuProverBackend gpu = new GpuProverBackend()) {
+        try (GpuProverBackend gpu = new GpuProverBackend(config)) {
             out.println("fixtures on " + gpu.device());
             for (Path dir : fixtures) {
                 String name = dir.getParent().getFileName() + "-" + dir.getFileName();

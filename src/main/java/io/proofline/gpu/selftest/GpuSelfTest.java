@@ -2,6 +2,7 @@ package io.proofline.gpu.selftest;
 
 import io.proofline.algebra.field.PrimeField;
 import io.proofline.gpu.DeviceBuffer;
+import io.proofline.gpu.GpuConfig;
 import io.proofline.gpu.GpuContext;
 import io.proofline.gpu.GpuCurve;
 import io.proofline.gpu.GpuDevice;
@@ -38,13 +39,15 @@ public final class GpuSelfTest {
 
     private final PrintStream out;
     private final Options options;
+    private final GpuConfig config;
     private final SplittableRandom random;
     private final List<Row> rows = new ArrayList<>();
     private final List<String> timings = new ArrayList<>();
 
-    public GpuSelfTest(PrintStream out, Options options) {
+    public GpuSelfTest(PrintStream out, Options options, GpuConfig config) {
         this.out = out;
         this.options = options;
+        this.config = config;
         this.random = new SplittableRandom(options.seed());
     }
 
@@ -53,7 +56,8 @@ public final class GpuSelfTest {
         GpuDevice device = devices.getFirst();
         out.println("devices: " + devices);
         out.println("seed: " + options.seed());
-        try (GpuContext context = GpuContext.open(device); KernelModule module = KernelModule.load(context);
+        try (GpuContext context = GpuContext.open(device);
+             KernelModule module = KernelModule.load(context, config.kernels());
              GpuStream stream = new GpuStream()) {
             out.println("tunables: " + module.tunables());
             for (GpuCurve curve : GpuCurve.values()) {
@@ -250,7 +254,7 @@ public final class GpuSelfTest {
         MsmInput input = MsmInput.create(g1, fr, n, mix, progression, random);
         long[] expected = g1.toAffine(g1.multiply(g1.fromAffine(g1.generator()), input.expectedLog()));
         try (DeviceBuffer points = DeviceBuffer.of(input.points()); DeviceBuffer scalars = DeviceBuffer.of(input.scalars());
-             GpuMsm msm = new GpuMsm(module, curve, n)) {
+             GpuMsm msm = new GpuMsm(module, curve, n, config.msmShape())) {
             long[] got = g1.affineFromXyzz(msm.run(points, scalars, stream));
             boolean ok = Arrays.equals(got, expected) && g1.isOnCurve(got);
             record(curve, "g1 msm " + mix.name().toLowerCase(Locale.ROOT) + " c=" + msm.windowBits(),
@@ -265,7 +269,7 @@ public final class GpuSelfTest {
                 stages(curve, "g1", msm, points, scalars, stream);
                 if (mix == ScalarMix.UNIFORM) {
                     for (int c : new int[] {12, 14, 15, 17}) {
-                        try (GpuMsm variant = new GpuMsm(module, curve, n, c)) {
+                        try (GpuMsm variant = new GpuMsm(module, GpuGroup.g1(curve), n, c, config.msmShape())) {
                             long[] v = g1.affineFromXyzz(variant.run(points, scalars, stream));
                             record(curve, "g1 msm uniform c=" + c, sizeName(n), Arrays.equals(v, expected),
                                     Arrays.equals(v, expected) ? "equal to (Σ s·k)·G" : "differs from (Σ s·k)·G");
@@ -285,7 +289,7 @@ public final class GpuSelfTest {
             G2MsmInput input = G2MsmInput.create(curve, n, mix, random);
             try (DeviceBuffer points = DeviceBuffer.of(input.points());
                  DeviceBuffer scalars = DeviceBuffer.of(input.scalars());
-                 GpuMsm msm = new GpuMsm(module, GpuGroup.g2(curve), n)) {
+                 GpuMsm msm = new GpuMsm(module, GpuGroup.g2(curve), n, config.msmShape())) {
                 long[] got = msm.runAffine(points, scalars, stream);
                 boolean ok = Arrays.equals(got, input.expected());
                 record(curve, check + " c=" + msm.windowBits(), sizeName(n), ok,
