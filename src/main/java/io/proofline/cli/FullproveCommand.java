@@ -11,8 +11,10 @@ import io.proofline.snark.format.PointCheck;
 import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.prover.Groth16Prover;
 import io.proofline.witness.CircomWitness;
+import io.proofline.witness.CalculatorOptions;
 import io.proofline.witness.CircomWitnessCalculator;
 import io.proofline.witness.WitnessException;
+import io.proofline.witness.WitnessLimits;
 import io.proofline.witness.WitnessInput;
 
 import java.io.PrintStream;
@@ -62,10 +64,12 @@ final class FullproveCommand implements Cli.Command {
         }
         CircomWitness computed;
         try {
-            computed = CircomWitnessCalculator.load(wasm).calculate(parsed);
+            // One's own circuit on one's own machine: no sandbox deadline or memory cap.
+            computed = CircomWitnessCalculator.load(wasm, CalculatorOptions.defaults().withLimits(WitnessLimits.unlimited()))
+                    .calculate(parsed);
         } catch (WitnessException e) {
             String file = switch (e.reason()) {
-                case INVALID_MODULE, RUNTIME_TRAP -> wasm.getFileName().toString();
+                case INVALID_MODULE, RUNTIME_TRAP, LIMIT -> wasm.getFileName().toString();
                 case INVALID_INPUT -> input.getFileName().toString();
                 default -> input.getFileName() + " with " + wasm.getFileName();
             };

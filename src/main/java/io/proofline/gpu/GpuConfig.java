@@ -1,5 +1,6 @@
 package io.proofline.gpu;
 
+import io.proofline.gpu.internal.MsmShape;
 import java.nio.file.Path;
 import java.util.Optional;
 

@@ -1,5 +1,10 @@
 package io.proofline.gpu;
 
+import io.proofline.gpu.internal.CudaException;
+import io.proofline.gpu.internal.GpuDevice;
+import io.proofline.gpu.internal.GpuDevices;
+import io.proofline.gpu.internal.GpuProverWorker;
+import io.proofline.gpu.internal.ResidentKeyCache;
 import io.proofline.algebra.curve.Msm;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;

@@ -33,7 +33,7 @@ import java.util.OptionalLong;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({MemoryProperties.class, PipelineProperties.class, GpuProperties.class,
         StoreProperties.class, SecurityProperties.class, ProoflineProperties.class,
-        DemoProperties.class, RetryProperties.class})
+        DemoProperties.class, WitnessProperties.class, RetryProperties.class})
 class EngineConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineConfiguration.class);
@@ -110,8 +110,9 @@ class EngineConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    KeyCache keyCache(DataDirectory data, MemoryBudget budget, BufferTracker tracker, MemoryProperties memory) {
-        return new KeyCache(data, budget, tracker, memory.keyIdleTimeout());
+    KeyCache keyCache(DataDirectory data, MemoryBudget budget, BufferTracker tracker, MemoryProperties memory,
+                      WitnessProperties witness) {
+        return new KeyCache(data, budget, tracker, memory.keyIdleTimeout(), witness.calculatorOptions());
     }
 
     @Bean

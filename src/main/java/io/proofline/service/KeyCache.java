@@ -18,6 +18,7 @@ import io.proofline.snark.format.VerificationKeyJson;
 import io.proofline.snark.format.PointCheck;
 import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.verifier.PreparedVerifyingKey;
+import io.proofline.witness.CalculatorOptions;
 import io.proofline.witness.CircomWitnessCalculator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,6 +58,7 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
     private final Duration idleTimeout;
     private final Map<String, Entry> entries = new HashMap<>();
     private final Map<String, PreparedVerifyingKey> verifyingKeys = new ConcurrentHashMap<>();
+    private final CalculatorOptions calculatorOptions;
     private final Map<String, Optional<CircomWitnessCalculator>> calculators = new ConcurrentHashMap<>();
     private final Map<String, Optional<R1cs>> constraintSystems = new ConcurrentHashMap<>();
 
@@ -95,6 +97,13 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
     }
 
     KeyCache(DataDirectory data, MemoryBudget budget, BufferTracker tracker, Duration idleTimeout) {
+        this(data, budget, tracker, idleTimeout, CalculatorOptions.defaults());
+    }
+
+    /** @param calculators the options (the sandbox) every witness calculator is loaded with */
+    KeyCache(DataDirectory data, MemoryBudget budget, BufferTracker tracker, Duration idleTimeout,
+             CalculatorOptions calculators) {
+        this.calculatorOptions = calculators;
         this.data = data;
         this.budget = budget;
         this.tracker = tracker;
@@ -196,7 +205,7 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
     public Optional<CircomWitnessCalculator> witnessCalculator(String circuitId) {
         return calculators.computeIfAbsent(circuitId, id -> {
             Path wasm = data.circuit(id).resolve(CircuitService.WASM);
-            return Files.exists(wasm) ? Optional.of(CircomWitnessCalculator.load(wasm)) : Optional.empty();
+            return Files.exists(wasm) ? Optional.of(CircomWitnessCalculator.load(wasm, calculatorOptions)) : Optional.empty();
         });
     }
 

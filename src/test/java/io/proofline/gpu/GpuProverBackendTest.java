@@ -1,5 +1,6 @@
 package io.proofline.gpu;
 
+import io.proofline.gpu.internal.GpuDevices;
 import io.proofline.cli.Cli;
 import io.proofline.snark.SnarkCurves;
 import io.proofline.snark.prover.Groth16Prover;
