@@ -9,6 +9,7 @@ import io.proofline.snark.format.R1csReader;
 import io.proofline.snark.format.VerificationKeyJson;
 import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.verifier.PreparedVerifyingKey;
+import io.proofline.witness.CalculatorOptions;
 import io.proofline.witness.CircomWitnessCalculator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,8 +49,12 @@ public class CircuitService {
     private final DataDirectory data;
     private final KeyCache keys;
     private final long maxUpload;
+    /** The sandbox the uploaded wasm is probed in: its code runs on a thread of its own under the load timeout. */
+    private final CalculatorOptions calculatorOptions;
 
-    CircuitService(CircuitStore store, JobStore jobs, DataDirectory data, KeyCache keys, StoreProperties properties) {
+    CircuitService(CircuitStore store, JobStore jobs, DataDirectory data, KeyCache keys, StoreProperties properties,
+                   WitnessProperties witness) {
+        this.calculatorOptions = witness.calculatorOptions();
         this.store = store;
         this.jobs = jobs;
         this.data = data;
@@ -201,7 +206,7 @@ public class CircuitService {
             if (wasm != null) {
                 CircomWitnessCalculator calculator;
                 try {
-                    calculator = CircomWitnessCalculator.load(wasm);
+                    calculator = CircomWitnessCalculator.load(wasm, calculatorOptions);
                 } catch (RuntimeException e) {
                     throw InvalidFieldException.unprocessable("wasm", "not a circom witness calculator: "
                             + e.getMessage());

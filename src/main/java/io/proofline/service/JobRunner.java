@@ -36,8 +36,9 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Runs one durable job on this instance's engine, on a thread of the job scheduler (which holds the job's lease and
- * renews it while this runs): loads and pins the circuit's key, submits the partitions, follows them (writing their
- * stages to the database and watching for a cancellation asked on any instance), and stores the outcome once.
+ * renews it while this runs): submits the partitions (the engine admits the circuit's key together with them),
+ * follows them (writing their stages to the database and watching for a cancellation asked on any instance), and
+ * stores the outcome once.
  */
 @Component
 class JobRunner {
@@ -58,7 +59,6 @@ class JobRunner {
 
     private final JobStore store;
     private final CircuitStore circuits;
-    private final KeyCache keys;
     private final ProvingEngine engine;
     private final DataDirectory data;
     private final TransactionTemplate tx;
@@ -67,11 +67,10 @@ class JobRunner {
     private final Map<String, JobId> running = new ConcurrentHashMap<>();
     private volatile boolean stopping;
 
-    JobRunner(JobStore store, CircuitStore circuits, KeyCache keys, ProvingEngine engine, DataDirectory data,
+    JobRunner(JobStore store, CircuitStore circuits, ProvingEngine engine, DataDirectory data,
               TransactionTemplate tx, ApplicationEventPublisher events, InstanceName instanceName) {
         this.store = store;
         this.circuits = circuits;
-        this.keys = keys;
         this.engine = engine;
         this.data = data;
         this.tx = tx;
@@ -126,16 +125,6 @@ class JobRunner {
         }
         store.markRunning(jobId, instanceName);
         try {
-            keys.pin(circuit.id());
-        } catch (IOException e) {
-            finish(job, JobState.FAILED, e.getMessage(), null, List.of(), List.of());
-            return new Outcome.Finished();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            store.requeue(jobId);
-            return new Outcome.Retry(Instant.now());
-        }
-        try {
             return submitAndFollow(job, circuit);
         } catch (RuntimeException e) {
             LOG.error("job {} failed unexpectedly", jobId, e);
@@ -143,7 +132,6 @@ class JobRunner {
             return new Outcome.Finished();
         } finally {
             running.remove(jobId);
-            keys.unpin(circuit.id());
         }
     }
 

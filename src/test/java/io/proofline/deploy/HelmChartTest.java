@@ -33,7 +33,8 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * Lints and renders {@code helm/proofline} with a real Helm engine (helm-java: Helm's Go library through JNA)
  * and checks the rendered manifests: probes on the Actuator health groups, the GPU request, the memory plan,
- * the single-instance rule of the embedded store, the pod's security, the Secret and the ServiceMonitor.
+ * the single-instance rule of the embedded store, the pod's security, the Secret, the ServiceMonitor, the memory
+ * alerts and the Grafana dashboard.
  */
 @Tag("slow")
 class HelmChartTest {
@@ -156,59 +157,43 @@ class HelmChartTest {
     // Memory plan
     // ---------------------------------------------------------------------------------------------
 
-    /** budget = floor(limit × fraction) − heap, recomputed here exactly with BigDecimal. */
-    @ParameterizedTest(name = "limit {0}, heap {1}, fraction {2}")
-    @CsvSource({
-        "16Gi,   1Gi,   0.85",
-        "8Gi,    512Mi, 0.8",
-        "700Gi,  8Gi,   0.9",
-        "12GiB,  1Gi,   1.0",
-        "20000M, 1500M, 0.85",
-        "1.5Gi,  256Mi, 0.75",
-    })
-    void budgetIsDerivedFromTheLimitAndFitsInsideIt(String limit, String heap, String fraction) throws IOException {
-        Map<String, Object> container = container(render(Map.of(
-                "resources", memory(limit),
-                "memory", Map.of("heap", heap, "usableFraction", Double.parseDouble(fraction)))));
+    /**
+     * The pod's limit is the service's memory limit: the chart sets no heap and no budget of its own, so that the
+     * image's entrypoint (`proofline heap-opts`) and the service's MemoryPlan are the one rule.
+     */
+    @ParameterizedTest(name = "limit {0}")
+    @CsvSource({"16Gi", "1536Mi", "700Gi", "20000M"})
+    void theJvmAndTheBudgetAreLeftToTheHeapRule(String limit) throws IOException {
+        List<Map<String, Object>> docs = render(Map.of("resources", memory(limit)));
+        Map<String, Object> container = container(docs);
 
-        long limitBytes = bytes(limit);
-        long heapBytes = bytes(heap) / MIB * MIB;
-        long usable = new BigDecimal(limitBytes).multiply(new BigDecimal(fraction))
-                .setScale(0, RoundingMode.FLOOR).longValueExact();
-        long budget = Long.parseLong(env(container).get("PROOFLINE_MEMORY_BUDGET"));
-
-        // float64 in the template may round the product one byte down; never up.
-        assertThat(budget).as("budget").isBetween(usable - heapBytes - 1, usable - heapBytes);
-        assertThat(budget + heapBytes).as("budget + heap").isLessThanOrEqualTo(usable).isLessThanOrEqualTo(limitBytes);
-        assertThat(env(container).get("JAVA_TOOL_OPTIONS")).contains("-Xmx" + heapBytes / MIB + "m ");
+        assertThat(env(container)).doesNotContainKey("PROOFLINE_MEMORY_BUDGET").containsEntry("MALLOC_ARENA_MAX", "2");
+        assertThat(env(container).get("JAVA_TOOL_OPTIONS")).doesNotContain("-Xmx").doesNotContain("MaxRAM");
+        assertThat(container).doesNotContainKey("command");
         assertThat(at(container, "resources", "limits", "memory")).isEqualTo(limit);
+        assertThat(at(find(docs, "Deployment"), "spec", "template", "metadata", "annotations",
+                "proofline.io/memory-limit-bytes")).isEqualTo(String.valueOf(bytes(limit)));
+        String entrypoint = Files.readString(Path.of("docker", "entrypoint.sh"));
+        assertThat(entrypoint).contains("heap-opts").contains("exec java $HEAP_OPTS");
     }
 
     @Test
-    void anExplicitBudgetThatFitsIsPassedThrough() throws IOException {
+    void anExplicitBudgetBelowTheLimitIsPassedThrough() throws IOException {
         Map<String, Object> container = container(render(Map.of(
                 "resources", memory("32Gi"),
-                "memory", Map.of("heap", "2Gi", "budget", "24GiB"))));
+                "memory", Map.of("budget", "24GiB"))));
 
         assertThat(env(container)).containsEntry("PROOFLINE_MEMORY_BUDGET", String.valueOf(24 * GIB));
-        assertThat(env(container).get("JAVA_TOOL_OPTIONS")).startsWith("-Xmx2048m ");
     }
 
     @Test
     void renderingFailsWhenTheBudgetDoesNotFitTheLimit() {
-        // 16Gi × 0.85 = 13.6 GiB usable; 1 GiB heap + 14 GiB budget does not fit.
-        assertRenderFails(Map.of("memory", Map.of("budget", "14Gi")), "memory does not fit");
-        // 1Gi × 0.85 leaves less than the 1 GiB heap.
-        assertRenderFails(Map.of("resources", memory("1Gi"), "memory", Map.of("heap", "1Gi")), "memory does not fit");
-        // 1.5Gi × 0.85 − 1Gi = 282 MiB: fits, but below the smallest useful budget.
-        assertRenderFails(Map.of("resources", memory("1536Mi"), "memory", Map.of("heap", "1Gi")),
-                "below memory.minimumBudget");
+        assertRenderFails(Map.of("memory", Map.of("budget", "16Gi")), "must be below resources.limits.memory");
         Map<String, Object> noLimit = new LinkedHashMap<>();
         noLimit.put("memory", null); // null deletes the default's key
         assertRenderFails(Map.of("resources", Map.of("limits", noLimit)), "resources.limits.memory is required");
         assertRenderFails(Map.of("resources", Map.of("limits", Map.of("memory", "8Gi"))),
                 "resources.requests.memory (16Gi) exceeds resources.limits.memory (8Gi)");
-        assertRenderFails(Map.of("memory", Map.of("usableFraction", 1.5)), "usableFraction must be in (0, 1]");
         assertRenderFails(Map.of("resources", Map.of("limits", Map.of("memory", "16 gigs"))), "cannot read");
     }
 
@@ -355,6 +340,63 @@ class HelmChartTest {
     }
 
     @Test
+    void memoryAlertsWatchRssAgainstTheLimitAndTheUnaccountedBytes() throws IOException {
+        assertThat(kinds(render(Map.of()))).doesNotContain("PrometheusRule");
+
+        List<Map<String, Object>> docs = render(Map.of("prometheusRule", Map.of("enabled", true,
+                "unaccountedAbove", "300Mi", "labels", Map.of("release", "kube-prometheus-stack"))));
+        Map<String, Object> rule = find(docs, "PrometheusRule");
+        List<Map<String, Object>> rules = list(list(map(rule, "spec"), "groups").getFirst(), "rules");
+        Map<String, String> exprByAlert = new LinkedHashMap<>();
+        rules.forEach(r -> exprByAlert.put((String) r.get("alert"), (String) r.get("expr")));
+
+        assertThat(exprByAlert.get("ProoflineRssNearMemoryLimit"))
+                .contains("proofline_process_rss_bytes{").contains("> 0.9 * proofline_memory_limit_bytes{");
+        assertThat(exprByAlert.get("ProoflineUnaccountedMemory"))
+                .contains("proofline_memory_unaccounted_bytes{").endsWith("> " + 300 * MIB);
+        assertThat(map(rule, "metadata", "labels")).containsEntry("release", "kube-prometheus-stack");
+        assertThat(exportedMetrics()).containsAll(metricsIn(String.join(" ", exprByAlert.values())));
+    }
+
+    @Test
+    void theGrafanaDashboardShowsTheMemoryAndPipelineFiguresTheServiceExports() throws IOException {
+        assertThat(render(Map.of())).noneMatch(d -> ((String) at(d, "metadata", "name")).endsWith("-dashboard"));
+
+        List<Map<String, Object>> docs = render(Map.of("grafanaDashboard", Map.of("enabled", true)));
+        Map<String, Object> configMap = docs.stream().filter(d -> "ConfigMap".equals(d.get("kind"))
+                && ((String) at(d, "metadata", "name")).endsWith("-dashboard")).findFirst().orElseThrow();
+        assertThat(map(configMap, "metadata", "labels")).containsEntry("grafana_dashboard", "1");
+        String json = (String) at(configMap, "data", "proofline.json");
+        Map<String, Object> dashboard = new Yaml().load(json); // JSON is YAML
+        List<Map<String, Object>> panels = list(dashboard, "panels");
+        String exprs = String.join(" ", panels.stream().flatMap(p -> list(p, "targets").stream())
+                .map(t -> (String) t.get("expr")).toList());
+
+        assertThat(panels).extracting(p -> (String) p.get("title")).anyMatch(t -> t.startsWith("RSS against the memory limit"))
+                .anyMatch(t -> t.startsWith("Unaccounted")).anyMatch(t -> t.contains("a/b/c"))
+                .anyMatch(t -> t.startsWith("Queue depth")).anyMatch(t -> t.startsWith("GPU busy"));
+        assertThat(metricsIn(exprs)).contains("proofline_process_rss_bytes", "proofline_memory_limit_bytes",
+                "proofline_budget_reserved_bytes", "proofline_memory_unaccounted_bytes", "proofline_buffer_count",
+                "proofline_queue_depth", "proofline_device_busy_workers");
+        assertThat(exportedMetrics()).containsAll(metricsIn(exprs));
+    }
+
+    /** The Prometheus names of the gauges PipelineMetrics registers ({@code proofline.a.b} → {@code proofline_a_b}). */
+    private static List<String> exportedMetrics() throws IOException {
+        String source = Files.readString(Path.of("src/main/java/io/proofline/ops/PipelineMetrics.java"));
+        return metricsIn(source.replace('.', '_'));
+    }
+
+    private static List<String> metricsIn(String text) {
+        Matcher m = Pattern.compile("proofline_[a-z_]+").matcher(text);
+        List<String> names = new ArrayList<>();
+        while (m.find()) {
+            names.add(m.group().replaceAll("_+$", ""));
+        }
+        return names.stream().distinct().toList();
+    }
+
+    @Test
     void serviceAndDisruptionBudgetSelectThePods() throws IOException {
         List<Map<String, Object>> docs = render(Map.of());
         Map<String, Object> podLabels = map(find(docs, "Deployment"), "spec", "template", "metadata", "labels");
@@ -375,7 +417,7 @@ class HelmChartTest {
 
         assertThat(notes).contains("kubectl port-forward -n proofs svc/prover-proofline 8080:8080",
                 "$PROOFLINE_URL/console", "$PROOFLINE_URL/api/v1", "{.data.admin-password}", "{.data.api-keys}",
-                "proving budget 13529146982 B");
+                "Memory: limit 17179869184 B");
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -386,8 +428,9 @@ class HelmChartTest {
     @SuppressWarnings("unchecked")
     void dockerfileAndComposeUseTheSameContract() throws IOException {
         String dockerfile = Files.readString(Path.of("docker", "Dockerfile"));
-        assertThat(dockerfile).contains("HEALTHCHECK", LIVENESS, "--enable-native-access=ALL-UNNAMED",
+        assertThat(dockerfile).contains("HEALTHCHECK", LIVENESS, "ENTRYPOINT [\"/app/entrypoint.sh\"]",
                 "PROOFLINE_DATA_DIR=" + DATA_DIR, "VOLUME [\"" + DATA_DIR + "\"]", "EXPOSE " + PORT);
+        assertThat(Files.readString(Path.of("docker", "entrypoint.sh"))).contains("--enable-native-access=ALL-UNNAMED");
         Matcher user = Pattern.compile("(?m)^USER\\s+(\\S+)").matcher(dockerfile);
         assertThat(user.find()).as("USER instruction").isTrue();
         assertThat(user.group(1)).doesNotStartWith("root").doesNotStartWith("0");

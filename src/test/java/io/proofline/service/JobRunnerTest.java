@@ -1,6 +1,5 @@
 package io.proofline.service;
 
-import io.proofline.engine.BufferTracker;
 import io.proofline.engine.IntakeClosedException;
 import io.proofline.engine.JobFailure;
 import io.proofline.engine.JobId;
@@ -8,7 +7,6 @@ import io.proofline.engine.JobRequest;
 import io.proofline.engine.JobResult;
 import io.proofline.engine.JobState;
 import io.proofline.engine.JobStatus;
-import io.proofline.engine.MemoryBudget;
 import io.proofline.engine.PartitionInput;
 import io.proofline.engine.PartitionStatus;
 import io.proofline.engine.PartitionTooLargeException;
@@ -56,7 +54,6 @@ class JobRunnerTest {
     Path dir;
     JobsDatabase db;
     DataDirectory data;
-    KeyCache keys;
     ProvingEngine engine;
     List<Object> events;
     JobRunner runner;
@@ -69,16 +66,14 @@ class JobRunnerTest {
         Files.copy(KeyCacheTest.MUL3.resolve("bn128/circuit.zkey"), circuit.resolve(CircuitService.ZKEY));
         db.circuits.insert(new CircuitInfo(CIRCUIT, "mul3", "bn128", 2, 6, 2, 4, Files.size(circuit.resolve(
                 CircuitService.ZKEY)), false, false, Instant.now()));
-        keys = new KeyCache(data, new MemoryBudget(1 << 20), new BufferTracker(), Duration.ofHours(1));
         engine = mock(ProvingEngine.class);
         when(engine.isAcceptingWork()).thenReturn(true);
         events = new ArrayList<>();
-        runner = runner(keys);
+        runner = runner();
     }
 
     @AfterEach
     void tearDown() throws Exception {
-        keys.close();
         db.close();
     }
 
@@ -117,7 +112,6 @@ class JobRunnerTest {
         assertThat(data.job(job.id())).as("inputs removed once the job finished").doesNotExist();
         assertThat(events).singleElement().isEqualTo(new JobFinishedEvent(job.id(), CIRCUIT, JobState.DONE,
                 partitions, ""));
-        assertThat(keys.cached()).singleElement().satisfies(k -> assertThat(k.pins()).as("unpinned").isZero());
         assertThat(runner.runningJobs()).isZero();
     }
 
@@ -154,7 +148,6 @@ class JobRunnerTest {
         assertThat(requeued.status()).isEqualTo(JobState.QUEUED);
         assertThat(requeued.owner()).isNull();
         assertThat(data.job(job.id())).as("inputs kept for the next attempt").isDirectory();
-        assertThat(keys.cached()).singleElement().satisfies(k -> assertThat(k.pins()).isZero());
     }
 
     @Test
@@ -188,17 +181,6 @@ class JobRunnerTest {
         JobRecord failed = runToFailure(job);
         assertThat(failed.error()).isEqualTo("circuit " + CIRCUIT + " was deleted");
         assertThat(data.job(job.id())).doesNotExist();
-    }
-
-    @Test
-    void aKeyThatCannotBeLoadedFailsTheJob() throws IOException {
-        keys.close();
-        keys = new KeyCache(data, new MemoryBudget(16), new BufferTracker(), Duration.ofHours(1));
-        runner = runner(keys);
-        JobRecord job = queuedWithInputs(1);
-        JobRecord failed = runToFailure(job);
-        assertThat(failed.error()).contains("larger than the whole memory budget");
-        verify(engine, never()).submit(any());
     }
 
     @Test
@@ -291,8 +273,8 @@ class JobRunnerTest {
         return failed;
     }
 
-    private JobRunner runner(KeyCache keys) {
-        return new JobRunner(db.jobs, db.circuits, keys, engine, data, db.tx, events::add,
+    private JobRunner runner() {
+        return new JobRunner(db.jobs, db.circuits, engine, data, db.tx, events::add,
                 new InstanceName("instance-test"));
     }
 

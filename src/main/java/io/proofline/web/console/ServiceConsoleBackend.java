@@ -26,6 +26,7 @@ import org.springframework.stereotype.Component;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -116,9 +117,12 @@ class ServiceConsoleBackend implements ConsoleBackend {
     @Override
     public List<ConfigEntry> configuration() {
         List<ConfigEntry> entries = new ArrayList<>();
+        config.memoryPlan().ifPresent(plan -> entries.add(new ConfigEntry("memory", "proofline.memory.limit",
+                units.bytes(plan.limit().bytes()) + " (" + plan.limit().source().name().toLowerCase(Locale.ROOT) + ")")));
         entries.add(new ConfigEntry("memory", "proofline.memory.budget", units.bytes(config.budgetBytes())
-                + (memory.budget() != null ? "" : " (memory limit less headroom)")));
-        entries.add(new ConfigEntry("memory", "proofline.memory.headroom", units.bytes(config.headroomBytes())));
+                + (memory.budget() != null ? "" : " (memory limit less the fixed part)")));
+        entries.add(new ConfigEntry("memory", "proofline.memory.max-threads", String.valueOf(memory.maxThreads())));
+        entries.add(new ConfigEntry("memory", "proofline.memory.margin", units.bytes(memory.margin().toBytes())));
         entries.add(new ConfigEntry("memory", "proofline.memory.key-idle-timeout",
                 units.duration(memory.keyIdleTimeout())));
         entries.add(new ConfigEntry("pipeline", "proofline.pipeline.synthesis-workers",
