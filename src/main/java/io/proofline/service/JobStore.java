@@ -15,7 +15,9 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -36,13 +38,18 @@ class JobStore {
         this.jdbc = jdbc;
     }
 
-    void insert(JobRecord job, List<PartitionRecord> partitions) {
+    /**
+     * @param principal   the job's owner ({@link Tenant#principal()})
+     * @param fingerprint the submission's {@link RequestFingerprint}, kept to tell a replayed requestId from a reused
+     *                    one; null without a requestId
+     */
+    void insert(JobRecord job, String principal, String fingerprint, List<PartitionRecord> partitions) {
         jdbc.sql("""
                 insert into jobs (id, circuit_id, request_id, status, priority, verify, partitions, attempts,
-                                  cancel_requested, created_at)
-                values (?, ?, ?, ?, ?, ?, ?, 0, false, ?)""")
+                                  cancel_requested, created_at, principal, request_fingerprint)
+                values (?, ?, ?, ?, ?, ?, ?, 0, false, ?, ?, ?)""")
                 .params(job.id(), job.circuitId(), job.requestId(), job.status().name(), job.priority().name(),
-                        job.verify(), job.partitions(), ts(job.createdAt()))
+                        job.verify(), job.partitions(), ts(job.createdAt()), principal, fingerprint)
                 .update();
         for (PartitionRecord p : partitions) {
             jdbc.sql("insert into job_partitions (job_id, idx, format, bytes, stage) values (?, ?, ?, ?, ?)")
@@ -55,16 +62,44 @@ class JobStore {
         return jdbc.sql("select * from jobs where id = ?").param(id).query(JobStore::job).optional();
     }
 
-    Optional<JobRecord> findByRequestId(String requestId) {
-        return jdbc.sql("select * from jobs where request_id = ?").param(requestId).query(JobStore::job).optional();
+    /** The job, if {@code tenant} may see it. */
+    Optional<JobRecord> find(String id, Tenant tenant) {
+        return jdbc.sql("select * from jobs where id = :id" + visibleTo(tenant)).param("id", id)
+                .params(tenantParams(tenant)).query(JobStore::job).optional();
     }
 
-    JobPage list(Optional<JobState> status, int page, int size) {
-        String where = status.map(s -> " where status = '" + s.name() + "'").orElse("");
-        long total = jdbc.sql("select count(*) from jobs" + where).query(Long.class).single();
-        List<JobRecord> jobs = jdbc.sql("select * from jobs" + where + " order by created_at desc, id limit ? offset ?")
-                .params(size, (long) page * size).query(JobStore::job).list();
+    /** The job {@code principal} submitted with this requestId, with the submission's fingerprint. */
+    Optional<ByRequestId> findByRequestId(String principal, String requestId) {
+        return jdbc.sql("select * from jobs where principal = ? and request_id = ?").params(principal, requestId)
+                .query((rs, n) -> new ByRequestId(job(rs, n), rs.getString("request_fingerprint"))).optional();
+    }
+
+    /** A job found by its requestId, and the fingerprint of the submission that made it. */
+    record ByRequestId(JobRecord job, String fingerprint) {
+    }
+
+    /** The jobs {@code tenant} may see, newest first. */
+    JobPage list(Tenant tenant, Optional<JobState> status, int page, int size) {
+        String where = " where 1 = 1" + visibleTo(tenant) + (status.isPresent() ? " and status = :status" : "");
+        Map<String, Object> params = new HashMap<>(tenantParams(tenant));
+        status.ifPresent(s -> params.put("status", s.name()));
+        long total = jdbc.sql("select count(*) from jobs" + where).params(params).query(Long.class).single();
+        params.put("limit", size);
+        params.put("offset", (long) page * size);
+        List<JobRecord> jobs = jdbc.sql("select * from jobs" + where
+                        + " order by created_at desc, id limit :limit offset :offset")
+                .params(params).query(JobStore::job).list();
         return new JobPage(jobs, page, size, total);
+    }
+
+    /** The SQL condition (after a where) that keeps the rows {@code tenant} may see; none for the console. */
+    private static String visibleTo(Tenant tenant) {
+        return tenant.isConsole() ? "" : " and principal in (:principal, '" + Tenant.EVERY_KEY + "')";
+    }
+
+    /** The named parameters of {@link #visibleTo}. */
+    static Map<String, Object> tenantParams(Tenant tenant) {
+        return tenant.isConsole() ? Map.of() : Map.of("principal", tenant.principal());
     }
 
     List<PartitionRecord> partitions(String jobId) {

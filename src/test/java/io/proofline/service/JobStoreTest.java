@@ -60,8 +60,10 @@ class JobStoreTest {
         JobRecord read = store.find(job.id()).orElseThrow();
         assertThat(read).isEqualTo(job);
         assertThat(read.verify()).as("no verify flag given stays unset").isNull();
-        assertThat(store.findByRequestId("request-1")).contains(job);
-        assertThat(store.findByRequestId("request-2")).isEmpty();
+        assertThat(store.findByRequestId(JobsDatabase.PRINCIPAL, "request-1"))
+                .contains(new JobStore.ByRequestId(job, "fingerprint-of-request-1"));
+        assertThat(store.findByRequestId(JobsDatabase.PRINCIPAL, "request-2")).isEmpty();
+        assertThat(store.findByRequestId("key-other", "request-1")).isEmpty();
         assertThat(store.find("00000000-0000-0000-0000-000000000000")).isEmpty();
         assertThat(store.partitions(job.id())).extracting(PartitionRecord::index, PartitionRecord::stage)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(0, Stage.QUEUED),
@@ -70,10 +72,32 @@ class JobStoreTest {
     }
 
     @Test
-    void aRequestIdNamesOneJobOnly() {
+    void aRequestIdNamesOneJobOfEachKey() {
         db.queued(CIRCUIT, 1, Instant.now(), "same");
         assertThatThrownBy(() -> db.queued(CIRCUIT, 1, Instant.now(), "same"))
                 .isInstanceOf(DuplicateKeyException.class);
+        JobRecord other = db.queued("key-other", CIRCUIT, 1, Instant.now(), "same");
+        assertThat(store.findByRequestId("key-other", "same")).hasValueSatisfying(j ->
+                assertThat(j.job()).isEqualTo(other));
+    }
+
+    @Test
+    void aKeySeesItsOwnJobsAndThoseFromBeforeTenancyTheConsoleSeesAll() {
+        JobRecord mine = db.queued(CIRCUIT, 1);
+        JobRecord theirs = db.queued("key-other", CIRCUIT, 1, Instant.now(), null);
+        JobRecord legacy = db.queued(Tenant.EVERY_KEY, CIRCUIT, 1, Instant.now(), null);
+        Tenant me = Tenant.apiKey(JobsDatabase.PRINCIPAL);
+
+        assertThat(store.find(mine.id(), me)).contains(mine);
+        assertThat(store.find(theirs.id(), me)).isEmpty();
+        assertThat(store.find(legacy.id(), me)).contains(legacy);
+        assertThat(store.find(theirs.id(), Tenant.CONSOLE)).contains(theirs);
+        assertThat(store.list(me, Optional.empty(), 0, 10).jobs()).extracting(JobRecord::id)
+                .containsExactlyInAnyOrder(mine.id(), legacy.id());
+        assertThat(store.list(me, Optional.empty(), 0, 10).total()).isEqualTo(2);
+        assertThat(store.list(Tenant.apiKey("key-other"), Optional.of(JobState.QUEUED), 0, 10).jobs())
+                .extracting(JobRecord::id).containsExactlyInAnyOrder(theirs.id(), legacy.id());
+        assertThat(store.list(Tenant.CONSOLE, Optional.empty(), 0, 10).total()).isEqualTo(3);
     }
 
     @Test
@@ -84,11 +108,11 @@ class JobStoreTest {
         JobRecord newest = db.queued(CIRCUIT, 1, t.plusSeconds(2), null);
         store.markRunning(middle.id(), "me");
 
-        JobPage all = store.list(Optional.empty(), 0, 2);
+        JobPage all = store.list(Tenant.CONSOLE, Optional.empty(), 0, 2);
         assertThat(all.jobs()).extracting(JobRecord::id).containsExactly(newest.id(), middle.id());
         assertThat(all.total()).isEqualTo(3);
-        assertThat(store.list(Optional.empty(), 1, 2).jobs()).extracting(JobRecord::id).containsExactly(oldest.id());
-        JobPage queued = store.list(Optional.of(JobState.QUEUED), 0, 10);
+        assertThat(store.list(Tenant.CONSOLE, Optional.empty(), 1, 2).jobs()).extracting(JobRecord::id).containsExactly(oldest.id());
+        JobPage queued = store.list(Tenant.CONSOLE, Optional.of(JobState.QUEUED), 0, 10);
         assertThat(queued.jobs()).extracting(JobRecord::id).containsExactly(newest.id(), oldest.id());
         assertThat(queued.total()).isEqualTo(2);
     }

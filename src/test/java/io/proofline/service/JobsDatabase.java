@@ -66,8 +66,16 @@ final class JobsDatabase implements AutoCloseable {
         });
     }
 
+    /** The owner of the jobs {@link #queued} inserts. */
+    static final String PRINCIPAL = "key-jobsdatabase";
+
     /** Inserts a QUEUED job of {@code partitions} WTNS partitions of 100 bytes each, created at {@code createdAt}. */
     JobRecord queued(String circuitId, int partitions, Instant createdAt, String requestId) {
+        return queued(PRINCIPAL, circuitId, partitions, createdAt, requestId);
+    }
+
+    /** {@link #queued(String, int, Instant, String)}, owned by {@code principal}. */
+    JobRecord queued(String principal, String circuitId, int partitions, Instant createdAt, String requestId) {
         JobRecord job = new JobRecord(UUID.randomUUID().toString(), circuitId, requestId, JobState.QUEUED,
                 Priority.NORMAL, null, partitions, null, 0, false, null, null,
                 createdAt.truncatedTo(ChronoUnit.MILLIS), null, null);
@@ -75,7 +83,7 @@ final class JobsDatabase implements AutoCloseable {
         for (int i = 0; i < partitions; i++) {
             records.add(new PartitionRecord(job.id(), i, PartitionInput.Format.WTNS, 100, Stage.QUEUED, null, null));
         }
-        jobs.insert(job, records);
+        jobs.insert(job, principal, requestId == null ? null : "fingerprint-of-" + requestId, records);
         return job;
     }
 
@@ -97,7 +105,8 @@ final class JobsDatabase implements AutoCloseable {
 
     /** Empties every table (the schema stays). */
     void clear() {
-        for (String table : new String[]{"proofs", "job_partitions", "jobs", "circuits", "scheduled_tasks"}) {
+        for (String table : new String[]{"proofs", "job_partitions", "jobs", "circuit_access", "circuits",
+                "scheduled_tasks"}) {
             jdbc.sql("delete from " + table).update();
         }
     }
