@@ -19,10 +19,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * Jobs, partitions and proofs in the database (JDBC; the schema is {@code db/migration}). Every state change is one
- * conditional UPDATE, so two instances racing on a job cannot both finish it and a proof is stored once.
+ * conditional UPDATE, so two instances racing on a job cannot both finish it and a proof is stored once. A run's
+ * writes are fenced by its {@link Lease}: once another instance has claimed the job, they change nothing.
  */
 @Repository
 class JobStore {
@@ -129,41 +131,89 @@ class JobStore {
                 .param("c", circuitId).param("s", UNFINISHED).query(Long.class).single() > 0;
     }
 
-    /** This instance starts the job (again, after a takeover). */
-    boolean markRunning(String id, String owner) {
-        return jdbc.sql("""
-                update jobs set status = 'RUNNING', owner = ?, attempts = attempts + 1,
+    /**
+     * This instance starts the job (again, after a takeover): a new lease whose token fences off the previous
+     * owner's writes; empty when the job has finished.
+     */
+    Optional<Lease> markRunning(String id, String owner) {
+        String token = UUID.randomUUID().toString();
+        int updated = jdbc.sql("""
+                update jobs set status = 'RUNNING', owner = ?, lease_token = ?, attempts = attempts + 1,
                        started_at = coalesce(started_at, ?)
                 where id = ? and status in ('QUEUED', 'RUNNING')""")
-                .params(owner, ts(Instant.now()), id).update() == 1;
-    }
-
-    /** Back to the queue, for another instance or the next start. */
-    void requeue(String id) {
-        jdbc.sql("update jobs set status = 'QUEUED', owner = null where id = ? and status = 'RUNNING'")
-                .param(id).update();
-        jdbc.sql("update job_partitions set stage = 'QUEUED', device = null, timings = null where job_id = ?")
-                .param(id).update();
-    }
-
-    void updatePartitions(String jobId, List<PartitionStatus> partitions) {
-        for (PartitionStatus p : partitions) {
-            jdbc.sql("update job_partitions set stage = ?, device = ?, timings = ? where job_id = ? and idx = ?")
-                    .params(p.stage().name(), p.device(), json(Timings.of(p.timings())), jobId, p.index())
-                    .update();
+                .params(owner, token, ts(Instant.now()), id).update();
+        if (updated != 1) {
+            return Optional.empty();
         }
+        return jdbc.sql("select attempts, retries from jobs where id = ? and lease_token = ?").params(id, token)
+                .query((rs, n) -> new Lease(id, token, rs.getInt(1), rs.getInt(2))).optional();
+    }
+
+    /** Whether {@code lease} still owns the job (no other instance took it over, it did not finish). */
+    boolean holdsLease(Lease lease) {
+        return jdbc.sql("select count(*) from jobs where id = ? and lease_token = ? and status = 'RUNNING'")
+                .params(lease.jobId(), lease.token()).query(Long.class).single() == 1;
     }
 
     /**
-     * Finishes a job that is not finished yet; with DONE its proofs are stored in the same transaction (the caller's).
-     *
-     * @return false when the job had already finished (another instance, or a cancellation, got there first)
+     * Back to the queue by this instance's own hand (shutdown, a full engine), for another instance or the next
+     * start: the run does not count as an attempt. False when the lease was lost (nothing changed).
      */
-    boolean finish(String id, JobState state, String error, Timings timings, List<StoredProof> proofs) {
+    boolean requeue(Lease lease) {
+        return handBack(lease, "retries", null);
+    }
+
+    /**
+     * Back to the queue after a transient failure ({@code reason}, kept in the error column until the job ends): the
+     * run counts as a retry instead of an attempt. False when the lease was lost (nothing changed).
+     */
+    boolean requeueAfterTransientFailure(Lease lease, String reason) {
+        return handBack(lease, "retries + 1", reason);
+    }
+
+    private boolean handBack(Lease lease, String retries, String reason) {
         int updated = jdbc.sql("""
-                update jobs set status = ?, error = ?, timings = ?, finished_at = ?, owner = null
-                where id = ? and status in ('QUEUED', 'RUNNING')""")
-                .params(state.name(), truncate(error), json(timings), ts(Instant.now()), id).update();
+                update jobs set status = 'QUEUED', owner = null, lease_token = null,
+                       attempts = greatest(attempts - 1, 0), retries = %s, error = coalesce(cast(? as varchar(4000)), error)
+                where id = ? and status = 'RUNNING' and lease_token = ?""".formatted(retries))
+                .params(truncate(reason), lease.jobId(), lease.token()).update();
+        if (updated != 1) {
+            return false;
+        }
+        jdbc.sql("update job_partitions set stage = 'QUEUED', device = null, timings = null where job_id = ?")
+                .param(lease.jobId()).update();
+        return true;
+    }
+
+    /** The partitions' stages as the run sees them; false (nothing written) when the lease was lost. */
+    boolean updatePartitions(Lease lease, List<PartitionStatus> partitions) {
+        if (!holdsLease(lease)) {
+            return false;
+        }
+        for (PartitionStatus p : partitions) {
+            jdbc.sql("""
+                    update job_partitions set stage = ?, device = ?, timings = ?
+                    where job_id = ? and idx = ?
+                      and exists (select 1 from jobs where id = ? and lease_token = ? and status = 'RUNNING')""")
+                    .params(p.stage().name(), p.device(), json(Timings.of(p.timings())), lease.jobId(), p.index(),
+                            lease.jobId(), lease.token())
+                    .update();
+        }
+        return true;
+    }
+
+    /**
+     * Finishes the job the lease owns; with DONE its proofs are stored in the same transaction (the caller's).
+     *
+     * @return false when the job had already finished (another instance, or a cancellation, got there first) or
+     *         another instance has taken it over
+     */
+    boolean finish(Lease lease, JobState state, String error, Timings timings, List<StoredProof> proofs) {
+        String id = lease.jobId();
+        int updated = jdbc.sql("""
+                update jobs set status = ?, error = ?, timings = ?, finished_at = ?, owner = null, lease_token = null
+                where id = ? and status = 'RUNNING' and lease_token = ?""")
+                .params(state.name(), truncate(error), json(timings), ts(Instant.now()), id, lease.token()).update();
         if (updated != 1) {
             return false;
         }

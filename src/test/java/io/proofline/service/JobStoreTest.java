@@ -120,7 +120,7 @@ class JobStoreTest {
     @Test
     void runningCountsAttemptsAndKeepsTheFirstStart() {
         JobRecord job = db.queued(CIRCUIT, 2);
-        assertThat(store.markRunning(job.id(), "instance-a")).isTrue();
+        assertThat(store.markRunning(job.id(), "instance-a")).isPresent();
         JobRecord first = store.find(job.id()).orElseThrow();
         assertThat(first.status()).isEqualTo(JobState.RUNNING);
         assertThat(first.owner()).isEqualTo("instance-a");
@@ -128,29 +128,29 @@ class JobStoreTest {
         assertThat(first.startedAt()).isNotNull();
 
         // taken over by another instance after a missed lease
-        assertThat(store.markRunning(job.id(), "instance-b")).isTrue();
+        assertThat(store.markRunning(job.id(), "instance-b")).isPresent();
         JobRecord second = store.find(job.id()).orElseThrow();
         assertThat(second.owner()).isEqualTo("instance-b");
         assertThat(second.attempts()).isEqualTo(2);
         assertThat(second.startedAt()).isEqualTo(first.startedAt());
 
-        assertThat(store.finish(job.id(), JobState.FAILED, "boom", null, List.of())).isTrue();
-        assertThat(store.markRunning(job.id(), "instance-a")).as("a finished job never runs again").isFalse();
+        assertThat(db.finishNow(job.id(), JobState.FAILED, "boom", null, List.of())).isTrue();
+        assertThat(store.markRunning(job.id(), "instance-a")).as("a finished job never runs again").isEmpty();
     }
 
     @Test
     void requeueClearsTheOwnerAndThePartitionsProgress() {
         JobRecord job = db.queued(CIRCUIT, 2);
-        store.markRunning(job.id(), "instance-a");
+        Lease lease = store.markRunning(job.id(), "instance-a").orElseThrow();
         StageTimings timings = StageTimings.ZERO.withTotal(Duration.ofMillis(1500));
-        store.updatePartitions(job.id(), List.of(new PartitionStatus(0, Stage.PROVING, "gpu0", timings),
+        store.updatePartitions(lease, List.of(new PartitionStatus(0, Stage.PROVING, "gpu0", timings),
                 new PartitionStatus(1, Stage.SYNTHESIZING, null, StageTimings.ZERO)));
         PartitionRecord proving = store.partitions(job.id()).getFirst();
         assertThat(proving.stage()).isEqualTo(Stage.PROVING);
         assertThat(proving.device()).isEqualTo("gpu0");
         assertThat(proving.timings()).isEqualTo(Timings.of(timings));
 
-        store.requeue(job.id());
+        store.requeue(lease);
         JobRecord requeued = store.find(job.id()).orElseThrow();
         assertThat(requeued.status()).isEqualTo(JobState.QUEUED);
         assertThat(requeued.owner()).isNull();
@@ -168,8 +168,8 @@ class JobStoreTest {
         Timings timings = new Timings(1, 2, 3, 4, 5, 6, 21);
         List<StoredProof> proofs = List.of(new StoredProof(0, "{\"p\":0}", "[\"1\"]"),
                 new StoredProof(1, "{\"p\":1}", "[\"2\"]"));
-        assertThat(store.finish(job.id(), JobState.DONE, null, timings, proofs)).isTrue();
-        assertThat(store.finish(job.id(), JobState.FAILED, "late", null, List.of(proofs.getFirst())))
+        assertThat(db.finishNow(job.id(), JobState.DONE, null, timings, proofs)).isTrue();
+        assertThat(db.finishNow(job.id(), JobState.FAILED, "late", null, List.of(proofs.getFirst())))
                 .as("the second finisher loses").isFalse();
 
         JobRecord done = store.find(job.id()).orElseThrow();
@@ -184,7 +184,7 @@ class JobStoreTest {
     @Test
     void aLongErrorIsCutToTheColumn() {
         JobRecord job = db.queued(CIRCUIT, 1);
-        assertThat(store.finish(job.id(), JobState.FAILED, "x".repeat(10_000), null, List.of())).isTrue();
+        assertThat(db.finishNow(job.id(), JobState.FAILED, "x".repeat(10_000), null, List.of())).isTrue();
         String error = store.find(job.id()).orElseThrow().error();
         assertThat(error).hasSize(4000).endsWith("...");
     }
@@ -216,7 +216,7 @@ class JobStoreTest {
         JobRecord b = db.queued(CIRCUIT, 3);
         JobRecord c = db.queued(OTHER_CIRCUIT, 5);
         store.markRunning(b.id(), "me");
-        store.finish(c.id(), JobState.FAILED, "no", null, List.of());
+        db.finishNow(c.id(), JobState.FAILED, "no", null, List.of());
 
         assertThat(store.queuedPartitions()).isEqualTo(2);
         assertThat(store.countByStatus(JobState.RUNNING)).isEqualTo(1);
@@ -235,7 +235,7 @@ class JobStoreTest {
         JobRecord recent = db.queued(CIRCUIT, 1);
         JobRecord unfinished = db.queued(CIRCUIT, 1);
         for (JobRecord j : List.of(old, older, recent)) {
-            store.finish(j.id(), JobState.DONE, null, null, List.of());
+            db.finishNow(j.id(), JobState.DONE, null, null, List.of());
         }
         db.finishedAt(old.id(), now.minus(Duration.ofDays(8)));
         db.finishedAt(older.id(), now.minus(Duration.ofDays(9)));
@@ -251,8 +251,8 @@ class JobStoreTest {
     void deleteRemovesTheJobItsPartitionsAndProofs() {
         JobRecord gone = db.queued(CIRCUIT, 2);
         JobRecord kept = db.queued(CIRCUIT, 1);
-        store.finish(gone.id(), JobState.DONE, null, null, List.of(new StoredProof(0, "{}", "[]")));
-        store.finish(kept.id(), JobState.DONE, null, null, List.of(new StoredProof(0, "{}", "[]")));
+        db.finishNow(gone.id(), JobState.DONE, null, null, List.of(new StoredProof(0, "{}", "[]")));
+        db.finishNow(kept.id(), JobState.DONE, null, null, List.of(new StoredProof(0, "{}", "[]")));
 
         store.delete(gone.id());
         assertThat(store.find(gone.id())).isEmpty();

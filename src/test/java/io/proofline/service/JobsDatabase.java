@@ -9,8 +9,11 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.util.unit.DataSize;
 
+import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -86,6 +89,18 @@ final class JobsDatabase implements AutoCloseable {
 
     JobRecord queued(String circuitId, int partitions) {
         return queued(circuitId, partitions, Instant.now(), null);
+    }
+
+    /** Finishes a job as a run of some instance would (claim, then finish under that lease). */
+    boolean finishNow(String id, JobState state, String error, Timings timings, List<StoredProof> proofs) {
+        return jobs.markRunning(id, "test-instance").map(lease -> jobs.finish(lease, state, error, timings, proofs))
+                .orElse(false);
+    }
+
+    /** The store settings of the tests: the defaults, data under {@code dir}, {@code maxAttempts} runs. */
+    static StoreProperties storeProperties(Path dir, int maxAttempts) {
+        return new StoreProperties(dir, Duration.ofDays(7), DataSize.ofGigabytes(2), DataSize.ofMegabytes(256),
+                Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, maxAttempts);
     }
 
     /** Empties every table (the schema stays). */
