@@ -158,6 +158,9 @@ class ServiceConsoleBackend implements ConsoleBackend {
         entries.add(new ConfigEntry("security", "proofline.security.metrics-user",
                 security.metricsPassword() == null || security.metricsPassword().isBlank()
                         ? "– (no metrics password)" : security.metricsUser()));
+        entries.add(new ConfigEntry("security", "proofline.security.streams-per-key",
+                security.streamsPerKey() + " event streams, each closed after "
+                        + units.duration(security.streamTimeout())));
         entries.add(new ConfigEntry("security", "proofline.security.login-attempts",
                 security.loginAttempts() + " failures, then lockouts doubling up to "
                         + units.duration(security.loginLockout())));
