@@ -111,6 +111,8 @@ class HelmChartTest {
         assertThat((String) at(chartConfig, "management", "endpoints", "web", "exposure", "include"))
                 .contains("health", "prometheus");
         assertThat(at(chartConfig, "server", "port")).isEqualTo(PORT);
+        assertThat(at(chartConfig, "server", "forward-headers-strategy"))
+                .as("the login throttle counts the client's address, not the ingress's").isEqualTo("native");
     }
 
     // ---------------------------------------------------------------------------------------------
