@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Tag;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -30,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The service the abuse suite attacks: one real server on a random port (CPU backend, embedded H2 in a temporary
  * data directory) shared by every family, so that Spring starts it once for the whole suite. Each family ends with
  * {@link #assertStillServesAndLeaksNothing()}: health is UP, a good job still proves and verifies, and no memory
- * reservation, unfinished job row, input file or temporary file is left behind.
+ * reservation, unfinished job row, input file or temporary file is left behind. MockMvc reaches the same server's
+ * chains where a family needs what a socket cannot give (a client address of its choosing).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "proofline.security.api-keys=" + AbuseService.KEY_A + "," + AbuseService.KEY_B + "," + AbuseService.KEY_C,
@@ -42,6 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
         "proofline.memory.budget=1GB",
         "proofline.gpu.enabled=false",
         "proofline.console.demo.enabled=false"})
+@AutoConfigureMockMvc
 @Tag("slow")
 public abstract class AbuseService {
 
