@@ -9,7 +9,6 @@
 #include "../ec/xyzz_t.cuh"
 #include "../ntt/ntt.cuh"
 #include "../msm/pippenger.cuh"
-#include "../abc/abc.cuh"
 
 namespace proofline {
 
@@ -108,7 +107,7 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
     using curve##_g2_affine_t = proofline::ec::affine_t<curve##_fq2_t>;                                          \
     using curve##_g2_xyzz_t = proofline::ec::xyzz_t<curve##_fq2_t>;
 
-/** One curve's field kernels (self-tests, Fr conversions), NTT and a/b/c: <curve>_fq_*, <curve>_fr_*. */
+/** One curve's field kernels (self-tests, Fr conversions) and NTT: <curve>_fq_*, <curve>_fr_*. */
 #define PROOFLINE_FIELD_NTT_KERNELS(curve)                                                                       \
     PROOFLINE_FIELD_KERNELS(curve##_fq, curve##_fq_t)                                                            \
     PROOFLINE_FIELD_KERNELS(curve##_fr, curve##_fr_t)                                                            \
@@ -132,5 +131,4 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
     extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)                         \
         curve##_fr_h_from_abc(curve##_fr_t* a, const curve##_fr_t* b, const curve##_fr_t* c, size_t n) {         \
         proofline::ntt::h_from_abc(a, b, c, n);                                                                  \
-    }                                                                                                            \
-    PROOFLINE_ABC_KERNELS(curve, curve##_fr_t)
+    }

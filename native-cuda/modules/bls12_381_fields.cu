@@ -1,4 +1,4 @@
-// BLS12-381 (snarkjs "bls12381"): Fq and Fr self-test kernels, Fr conversions, the NTT and a/b/c, named bls12_381_fq_*,
+// BLS12-381 (snarkjs "bls12381"): Fq and Fr self-test kernels, Fr conversions and the NTT, named bls12_381_fq_*,
 // bls12_381_fr_*.
 #include "../curves/instantiate.cuh"
 

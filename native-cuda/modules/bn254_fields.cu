@@ -1,4 +1,4 @@
-// BN254 (snarkjs "bn128"): Fq and Fr self-test kernels, Fr conversions, the NTT and a/b/c, named bn254_fq_*,
+// BN254 (snarkjs "bn128"): Fq and Fr self-test kernels, Fr conversions and the NTT, named bn254_fq_*,
 // bn254_fr_*.
 #include "../curves/instantiate.cuh"
 

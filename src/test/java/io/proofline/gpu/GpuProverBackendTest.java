@@ -41,6 +41,16 @@ class GpuProverBackendTest {
     }
 
     @Test
+    void evaluatesABCOnTheDeviceUnlessConfiguredOnTheHost() {
+        assertTrue(new GpuProverBackend(GpuConfig.DEFAULTS).abcOnDevice());
+        GpuProverBackend host = new GpuProverBackend(new GpuConfig(GpuConfig.B2Placement.AUTO, 17,
+                java.util.Optional.empty(), 0, GpuConfig.AbcPlacement.HOST));
+        assertFalse(host.abcOnDevice());
+        assertFalse(host.forDevice(new io.proofline.snark.prover.DeviceShare(0, "gpu0", 1, 0)).abcOnDevice());
+        assertThrows(UnsupportedOperationException.class, () -> host.proveStart(null, null));
+    }
+
+    @Test
     void isFoundByNameThroughTheServiceLoader() {
         assertTrue(ProverBackends.names().contains("gpu"), ProverBackends.names().toString());
         ProverBackend gpu = ProverBackends.byName("gpu").orElseThrow();

@@ -18,7 +18,7 @@ import java.util.Arrays;
  * entries, which get a warp each instead of a thread. The list's buffer is sized for the most long rows the entry
  * count allows, so that the key's device bytes are known before anything is built.
  */
-final class DeviceRows implements AutoCloseable {
+public final class DeviceRows implements AutoCloseable {
 
     /** Entries (A and B together) above which a row gets a whole warp: a row longer than a warp's lanes. */
     static final int LONG_ROW_ENTRIES = 32;
@@ -75,7 +75,7 @@ final class DeviceRows implements AutoCloseable {
     }
 
     /** Uploads {@code host} (synchronously); on a failure frees what it had allocated. */
-    static DeviceRows upload(ConstraintRows host) {
+    public static DeviceRows upload(ConstraintRows host) {
         int[] longRows = longRows(host);
         DeviceBuffer[] buffers = new DeviceBuffer[4];
         try {
@@ -104,7 +104,7 @@ final class DeviceRows implements AutoCloseable {
      * for the MSMs), {@code a}, {@code b}, {@code c} receive {@link #rows()} Montgomery elements each, every row
      * written (rows without entries get zero).
      */
-    void evaluate(KernelModule module, GpuCurve curve, DeviceBuffer witness, DeviceBuffer a, DeviceBuffer b,
+    public void evaluate(KernelModule module, GpuCurve curve, DeviceBuffer witness, DeviceBuffer a, DeviceBuffer b,
                   DeviceBuffer c, GpuStream stream) {
         long vectorBytes = (long) rows * curve.frBytes();
         if (a.bytes() < vectorBytes || b.bytes() < vectorBytes || c.bytes() < vectorBytes) {
@@ -121,17 +121,17 @@ final class DeviceRows implements AutoCloseable {
     }
 
     /** The rows evaluated: the key's domain size. */
-    int rows() {
+    public int rows() {
         return rows;
     }
 
     /** Rows evaluated by a warp each. */
-    int longRowCount() {
+    public int longRowCount() {
         return longRowCount;
     }
 
     /** Device bytes held (as {@link #bytes(ProvingKey)} predicts). */
-    long bytes() {
+    public long bytes() {
         return starts.bytes() + signals.bytes() + values.bytes() + longRows.bytes();
     }
 

@@ -23,7 +23,8 @@ import java.util.Map;
  * <li>stream w: upload the witness, sort its scalars into buckets once ({@link MsmSchedule}), then ΣA, ΣC (C is
  *     resident behind ℓ + 1 points at infinity, so it takes the whole witness too: {@link ResidentKey}) and, where
  *     {@link GpuConfig#b2()} places it on the device, ΣB2 on G2 (else prove finish runs it on CPU threads);
- * <li>stream h: upload a, b, c; H = 3 inverse NTTs, ·ω_2N^i, 3 NTTs, {@code h = a'b' − c'}, to canonical form; then,
+ * <li>stream h: a, b, c — evaluated from the key's resident constraint rows ({@link DeviceRows}) once the witness is
+ *     up, or uploaded when the caller evaluated them on the host; H = 3 inverse NTTs, ·ω_2N^i, 3 NTTs, {@code h = a'b' − c'}, to canonical form; then,
  *     once stream w has sorted the witness, ΣB1 along the same schedule; then ΣH over h (its own sort);
  * <li>wait for both; each MSM's window sums are combined on the host (Horner) and made affine.
  * </ol>
@@ -43,6 +44,8 @@ public final class GpuProverWorker implements AutoCloseable {
     private final PinnedStaging staging;
     private final ResidentKeyCache<ProvingKey, ResidentKey> keys;
     private final GpuConfig.B2Placement b2;
+    /** Whether keys carry their constraint rows, so that a/b/c can be evaluated here. */
+    private final boolean rowsResident;
     private final MsmShape shape;
     private final Map<Integer, GpuNtt> ntts = lru();
     private final Map<String, GpuMsm> msms = lru();
@@ -55,6 +58,7 @@ public final class GpuProverWorker implements AutoCloseable {
 
     public GpuProverWorker(GpuDevice device, long keyBudgetBytes, GpuConfig config) {
         this.b2 = config.b2();
+        this.rowsResident = config.abc() == GpuConfig.AbcPlacement.DEVICE;
         this.shape = config.msmShape();
         this.context = GpuContext.open(device);
         try {
@@ -86,16 +90,23 @@ public final class GpuProverWorker implements AutoCloseable {
         return keys.evict(key);
     }
 
+    /**
+     * Prove start of {@code key} on witness {@code w}, with {@code abc} from the host, or — {@code abc} null — a/b/c
+     * evaluated here from the key's resident rows (the worker must be configured with {@code abc: device}).
+     */
     public synchronized PendingProof proveStart(ProvingKey key, Witness w, Synthesized abc) {
+        if (abc == null && !rowsResident) {
+            throw new IllegalArgumentException("a/b/c on the device need abc: device (the key's rows resident)");
+        }
         context.makeCurrent();
         GpuCurve curve = GpuCurves.of(key.curve());
         int n = key.domainSize();
         int m = key.nVars();
         GpuGroup g1 = GpuGroup.g1(curve);
-        boolean b2OnDevice = b2.onDevice(ResidentKey.bytes(key, true, false), keys.budgetBytes());
+        boolean b2OnDevice = b2.onDevice(ResidentKey.bytes(key, true, rowsResident), keys.budgetBytes());
         try (ResidentKeyCache.Lease<ResidentKey> lease =
-                     keys.acquire(key, ResidentKey.bytes(key, b2OnDevice, false),
-                             () -> ResidentKey.upload(key, b2OnDevice, false));
+                     keys.acquire(key, ResidentKey.bytes(key, b2OnDevice, rowsResident),
+                             () -> ResidentKey.upload(key, b2OnDevice, rowsResident));
              StageTimes onW = new StageTimes(); StageTimes onH = new StageTimes()) {
             ResidentKey points = lease.value();
             HostStepClock clock = new HostStepClock();
@@ -121,12 +132,24 @@ public final class GpuProverWorker implements AutoCloseable {
                     msmB2.enqueue(byWitness, points.b2, dw, stream, StageTimes.NONE);
                     onW.mark("msm B2", stream);
                 }
-                // Stream h, while stream w computes: a, b, c up, H, then ΣB1 along the witness's schedule, then ΣH.
+                // Stream h, while stream w computes: a, b, c, H, then ΣB1 along the witness's schedule, then ΣH.
                 onH.mark("start", streamH);
-                da = upload(a, abc.a().segment(), streamH);
-                DeviceBuffer db = upload(b, abc.b().segment(), streamH);
-                DeviceBuffer dc = upload(c, abc.c().segment(), streamH);
-                onH.mark("upload a,b,c", streamH);
+                DeviceBuffer db;
+                DeviceBuffer dc;
+                if (abc == null) {
+                    long bytes = (long) n * curve.frBytes();
+                    da = a.ensure(bytes);
+                    db = b.ensure(bytes);
+                    dc = c.ensure(bytes);
+                    streamH.waitFor(sorted); // the witness is up (and sorted, which ΣB1 waits for anyway)
+                    points.rows.evaluate(module, curve, dw, da, db, dc, streamH);
+                    onH.mark("a,b,c from rows", streamH);
+                } else {
+                    da = upload(a, abc.a().segment(), streamH);
+                    db = upload(b, abc.b().segment(), streamH);
+                    dc = upload(c, abc.c().segment(), streamH);
+                    onH.mark("upload a,b,c", streamH);
+                }
                 int logN = Integer.numberOfTrailingZeros(n);
                 // Keyed by curve and size: the twiddles differ per Fr.
                 GpuNtt ntt = ntts.computeIfAbsent(curve.ordinal() * 64 + logN, k -> new GpuNtt(module, curve, logN));
