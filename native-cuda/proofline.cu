@@ -40,8 +40,8 @@ extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THRE
 
 extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)
     proofline_msm_scatter(const uint32_t* scalars, size_t n, uint32_t c, uint32_t windows, uint32_t* cursor,
-                          uint32_t* pairs, uint32_t* keys, uint32_t with_keys) {
-    proofline::msm::scatter(scalars, n, c, windows, cursor, pairs, keys, with_keys);
+                          uint32_t* pairs) {
+    proofline::msm::scatter(scalars, n, c, windows, cursor, pairs);
 }
 
 extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)

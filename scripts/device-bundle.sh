@@ -3,7 +3,7 @@
 # travels must stay under 64 MiB with the working tree):
 #   .device/jre/           a jlinked Java runtime (java.base, java.logging for JCuda's loader, java.management,
 #                          java.xml for Jackson's optional DOM handlers, jdk.unsupported), ~45 MB
-#   .device/lib/proofline-core.jar   target/classes with native/proofline.fatbin (no Spring on the classpath)
+#   .device/lib/proofline-core.jar   target/classes with native/ (the fatbins and modules.list; no Spring)
 #   .device/lib/jcuda-*.jar          JCuda, and its natives jar cut down to libJCudaDriver (it needs only libcuda.so.1)
 #   .device/lib/*.jar                the other non-Spring runtime libraries of the core (Jackson, Chicory, ...)
 #   .device/run.sh         runs a CLI command there, e.g. .device/run.sh gpu-selftest --bench
@@ -11,7 +11,7 @@
 #   scripts/device-bundle.sh            # kernels for sm_90 only (the H200); PROOFLINE_CUDA_ARCHS="80 89 90" for all
 #   scripts/device-bundle.sh --kernels-there
 #         no local nvcc run: the printed command builds the fatbin on the GPU machine (16 cores: about a minute,
-#         against many minutes on a busy 2-core development machine) and points PROOFLINE_FATBIN at it
+#         against many minutes on a busy 2-core development machine) and passes it with --kernels DIR
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # A JDK 25: JAVA_HOME, else the one whose java is on the PATH (jlink comes from it).
@@ -27,8 +27,8 @@ m2="${HOME}/.m2/repository/org/jcuda"
 
 # Kernels first (cached in .native-build/), then the classes without re-running nvcc through Maven.
 if ! $kernels_there; then
-    PROOFLINE_CUDA_ARCHS="$archs" native-cuda/build.sh .native-build/proofline-device.fatbin "$archs"
-    [[ -f .native-build/proofline-device.fatbin ]] || { echo "no fatbin was built (is nvcc on the PATH?)" >&2; exit 1; }
+    PROOFLINE_CUDA_ARCHS="$archs" native-cuda/build.sh .native-build/kernels-device "$archs"
+    [[ -f .native-build/kernels-device/modules.list ]] || { echo "no kernels were built (is nvcc on the PATH?)" >&2; exit 1; }
 fi
 mvn -q -B -Dproofline.skipCuda -DskipTests compile >/dev/null
 # The CLI's other commands reference the core's libraries (Jackson, Chicory, Resilience4j): take the runtime
@@ -41,7 +41,7 @@ mkdir -p "$bundle"/lib "$bundle"/stage/native
 if $kernels_there; then
     "$JAVA_HOME/bin/jar" --create --file "$bundle"/lib/proofline-core.jar -C target/classes io -C target/classes META-INF/services
 else
-    cp .native-build/proofline-device.fatbin "$bundle"/stage/native/proofline.fatbin
+    cp .native-build/kernels-device/*.fatbin .native-build/kernels-device/modules.list "$bundle"/stage/native/
     "$JAVA_HOME/bin/jar" --create --file "$bundle"/lib/proofline-core.jar -C target/classes io -C target/classes META-INF/services -C "$bundle"/stage native
 fi
 rm -rf "$bundle"/stage
@@ -84,7 +84,7 @@ chmod +x "$bundle"/run.sh
 echo "bundle: $(du -sh "$bundle" | cut -f1) in $bundle/ (kernels: sm_${archs// /, sm_})"
 echo "run on the device machine (carry $bundle):"
 if $kernels_there; then
-    echo "  native-cuda/build.sh /tmp/pf/proofline.fatbin \"$archs\" && PROOFLINE_FATBIN=/tmp/pf/proofline.fatbin $bundle/run.sh gpu-selftest --bench 2>&1 | tee \$OUT/selftest.log"
+    echo "  native-cuda/build.sh /tmp/pf \"$archs\" && $bundle/run.sh gpu-selftest --bench --kernels /tmp/pf 2>&1 | tee \$OUT/selftest.log"
 else
     echo "  $bundle/run.sh gpu-selftest --bench 2>&1 | tee \$OUT/selftest.log"
 fi

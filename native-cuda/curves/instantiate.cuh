@@ -54,39 +54,23 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
         proofline::field_mul_chain(x, n, iters);                                                                 \
     }
 
-/** Level 0 of the bucket sums by tasks, with (Prefetch = true) or without the next point loaded ahead. */
-#define PROOFLINE_ACCUMULATE_TASKS(name, Prefetch, Affine, Xyzz)                                                 \
-    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
-        name(const Affine* points, const uint32_t* pairs, const uint32_t* offsets, const uint32_t* counts,       \
-             const uint32_t* task_offsets, const uint32_t* task_counts, const uint32_t* task_bucket,             \
-             const uint32_t* task_order, uint32_t ordered, uint32_t buckets, uint32_t per_task,                  \
-             Xyzz* bucket_sums, Xyzz* partials, uint32_t* partial_keys) {                                        \
-        proofline::msm::accumulate_tasks<Prefetch>(points, pairs, offsets, counts, task_offsets, task_counts,    \
-                                                   task_bucket, task_order, ordered, buckets, per_task,          \
-                                                   bucket_sums, partials, partial_keys);                         \
-    }
-
-/** The MSM kernels of one group (G1 over Fq, G2 over Fq2): <prefix>_accumulate_chunks, _combine_heads, ... */
+/** The MSM kernels of one group (G1 over Fq, G2 over Fq2): <prefix>_accumulate_tasks, _combine_heads, ... */
 #define PROOFLINE_GROUP_KERNELS(prefix, Affine, Xyzz)                                                           \
     extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
-        prefix##_accumulate_chunks(const Affine* points, const uint32_t* pairs, const uint32_t* keys,            \
-                                   const uint32_t* offsets, const uint32_t* counts, uint32_t buckets,            \
-                                   uint32_t chunk, Xyzz* bucket_sums, Xyzz* head_sums, uint32_t* head_keys) {    \
-        proofline::msm::accumulate_chunks(points, pairs, keys, offsets, counts, buckets, chunk, bucket_sums,     \
-                                          head_sums, head_keys);                                                 \
+        prefix##_accumulate_tasks(const Affine* points, const uint32_t* pairs, const uint32_t* offsets,          \
+                                  const uint32_t* counts, const uint32_t* task_offsets,                          \
+                                  const uint32_t* task_counts, const uint32_t* task_bucket,                      \
+                                  const uint32_t* task_order, uint32_t buckets, uint32_t per_task,               \
+                                  Xyzz* bucket_sums, Xyzz* partials, uint32_t* partial_keys) {                   \
+        proofline::msm::accumulate_tasks(points, pairs, offsets, counts, task_offsets, task_counts, task_bucket, \
+                                         task_order, buckets, per_task, bucket_sums, partials, partial_keys);    \
     }                                                                                                            \
-    PROOFLINE_ACCUMULATE_TASKS(prefix##_accumulate_tasks, true, Affine, Xyzz)                                    \
-    PROOFLINE_ACCUMULATE_TASKS(prefix##_accumulate_tasks_plain, false, Affine, Xyzz)                             \
     extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
         prefix##_combine_heads(const Xyzz* in_sums, const uint32_t* in_keys, const uint32_t* offsets,            \
                                const uint32_t* counts, uint32_t buckets, uint64_t span, uint32_t chunk,          \
                                Xyzz* bucket_sums, Xyzz* out_sums, uint32_t* out_keys) {                          \
         proofline::msm::combine_heads(in_sums, in_keys, offsets, counts, buckets, span, chunk, bucket_sums,      \
                                       out_sums, out_keys);                                                       \
-    }                                                                                                            \
-    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
-        prefix##_segments(const Xyzz* buckets, uint32_t windows, uint32_t c, uint32_t seg_len, Xyzz* out) {      \
-        proofline::msm::segments(buckets, windows, c, seg_len, out);                                             \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
         prefix##_reduce_level(const Xyzz* s_in, const Xyzz* u_in, uint32_t windows, uint32_t entries,            \

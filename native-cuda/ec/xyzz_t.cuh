@@ -167,15 +167,6 @@ struct xyzz_t {
         ZZZ = ZZZ * q.ZZZ * PPP;
     }
 
-    /** k·this for a small non-negative k (double-and-add, most significant bit first). */
-    __device__ __forceinline__ xyzz_t mul_small(uint32_t k) const {
-        xyzz_t acc = infinity();
-        for (int bit = 31; bit >= 0; bit--) {
-            acc = acc.dbl();
-            if ((k >> bit) & 1) acc.add(*this);
-        }
-        return acc;
-    }
 };
 
 }  // namespace ec

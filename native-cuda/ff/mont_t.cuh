@@ -120,39 +120,14 @@ struct alignas(16) mont_t {  // 16-byte aligned: elements move as uint4, in shar
     /**
      * r = a·b·R⁻¹ mod p by CIOS (Koç, Acar, Kaliski 1996, "Analyzing and comparing Montgomery multiplication
      * algorithms", §4): per row t += a·b_i, m = t₀·M0, t += m·p, shift one word; t < 2p after each row, one final
-     * subtraction. 4N² multiply-adds either way; by default with the accumulator split by limb parity
-     * (cios_split.cuh: two independent carry chains per row, measured 57.0 against 37.0 G mul/s for N = 8 and 26.2
-     * against 16.9 for N = 12 on the H200). -DPROOFLINE_MUL_PLAIN builds the one-chain version below, for comparison.
+     * subtraction, 4N² multiply-adds, with the accumulator split by limb parity (cios_split.cuh: two independent
+     * carry chains per row instead of one, which a latency-bound multiplication runs faster; docs/lab/gpu-variants.md).
      */
     __device__ __forceinline__ friend mont_t operator*(const mont_t& a, const mont_t& b) {
-#if !defined(PROOFLINE_MUL_PLAIN)
         mont_t s;
         uint32_t hi;
         mul_split<N, Params>(s.v, hi, a.v, b.v);
         return reduce_once(s, hi);
-#else
-        // One chain per half-row: the low halves into t[0..N−1], then the high halves into t[1..N].
-        uint32_t t[N + 2];
-#pragma unroll
-        for (int j = 0; j < N + 2; j++) t[j] = 0;
-#pragma unroll
-        for (int i = 0; i < N; i++) {
-            const uint32_t ai = a.v[i];
-            mad_row(t, ai, b.v);
-            uint32_t m = t[0] * Params::M0;
-            uint32_t pw[N];
-#pragma unroll
-            for (int j = 0; j < N; j++) pw[j] = Params::modulus(j);
-            mad_row(t, m, pw);  // t[0] becomes 0
-#pragma unroll
-            for (int j = 0; j < N + 1; j++) t[j] = t[j + 1];
-            t[N + 1] = 0;
-        }
-        mont_t s;
-#pragma unroll
-        for (int j = 0; j < N; j++) s.v[j] = t[j];
-        return reduce_once(s, t[N]);
-#endif
     }
 
     __device__ __forceinline__ mont_t& operator*=(const mont_t& b) { return *this = *this * b; }
@@ -175,23 +150,6 @@ struct alignas(16) mont_t {  // 16-byte aligned: elements move as uint4, in shar
     }
 
 private:
-    /** t[0..N+1] += x·y[0..N−1]: the low halves into t[0..N−1] and the high halves into t[1..N]. */
-    __device__ __forceinline__ static void mad_row(uint32_t (&t)[N + 2], uint32_t x, const uint32_t (&y)[N]) {
-        asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(x), "r"(y[0]));
-#pragma unroll
-        for (int j = 1; j < N; j++) {
-            asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(x), "r"(y[j]));
-        }
-        asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
-        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-        asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(x), "r"(y[0]));
-#pragma unroll
-        for (int j = 1; j < N; j++) {
-            asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(x), "r"(y[j]));
-        }
-        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-    }
-
     /** (hi:s) < 2p → s mod p: subtract p, keep the difference unless the subtraction borrowed. */
     __device__ __forceinline__ static mont_t reduce_once(const mont_t& s, uint32_t hi) {
         mont_t d;

@@ -9,26 +9,24 @@
 // Stages (one kernel each, launched by the host in this order):
 //   histogram   counts[key] += 1 for every non-zero digit of every scalar other than 0 and 1
 //   (exclusive scan of counts → offsets; cursor = offsets)
-//   scatter     pairs[cursor[key]++] = point index | sign (and, for the chunk path, keys[same slot] = key): the
-//               pairs sorted by bucket
-//   accumulate_chunks
-//               the sorted pairs cut into chunks of equal length, one thread each (XYZZ += affine,
-//               madd-2008-s): every thread does the same work however the scalars fall (a bucket of 2^18 equal
-//               scalars is 2^18/chunk threads, not one). A run of a bucket that starts in the chunk is written
-//               to its bucket; the run continuing from the previous chunk becomes the chunk's "head" partial.
-//   (or, the default: task_counts, scan, task_map, accumulate_tasks — a thread per bucket as long as the bucket
-//   has at most per_task pairs, several threads for larger ones, whose partial sums go to combine_heads; the
-//   tasks are first ordered by size, largest first — task_size_histogram, scan, task_size_scatter — so that the
-//   32 threads of a warp add about as many points each and none waits for the warp's largest bucket)
+//   scatter     pairs[cursor[key]++] = point index | sign: the pairs sorted by bucket
+//   task_counts, (scan), task_map
+//               the buckets cut into tasks of at most per_task pairs: one per bucket as long as the bucket has at
+//               most per_task pairs (every bucket when the scalars are uniform), several for larger ones
+//   task_size_histogram, (scan), task_size_scatter
+//               the tasks ordered by size, largest first, so that the 32 threads of a warp add about as many
+//               points each and none waits for the warp's largest bucket
+//   accumulate_tasks
+//               a thread per task (XYZZ += affine, madd-2008-s); a bucket of one task is stored, the tasks of a
+//               larger bucket store partial sums keyed by the bucket
 //   combine_heads (levels 1, 2, ... until one chunk holds a level)
-//               the heads, again in chunks: a bucket's heads are consecutive, so the same rule applies; the
-//               run that starts in a chunk is added to its bucket, the continued one is passed up a level
-//   reduce_level (the default bucket reduction, levels until one entry per window)
+//               the partials in chunks: a bucket's partials are consecutive, so the run that starts in a chunk is
+//               added to its bucket and the run continued from the previous chunk is passed up a level
+//   reduce_level (the bucket reduction, levels until one entry per window)
 //               per window, runs of L entries: T' = Σ k·S_k by a running sum from the top and S' = L·Σ S_k, so
 //               that Σ_j j·S_j = Σ_m T'_m + Σ_m m·S'_m — the same problem L times smaller, solved by the next
 //               level; the weighted parts T' ride along in U
-//   (or segments: runs of L buckets, each adding (j·L)·S by double-and-add, then sum_groups trees)
-//   sum_groups  adds consecutive groups of points (segments → windows; partial sums of the ones)
+//   sum_groups  adds consecutive groups of points (the partial sums of the ones)
 //   ones        partial sums of the points whose scalar is exactly 1 (witness 0/1 values skip Pippenger)
 // and the host finishes with Horner over the windows, Σ_w 2^(c·w)·window_w, plus the ones (XyzzHorner.java:
 // a chain of ~240 dependent doublings runs faster on a CPU core than on one GPU thread).
@@ -42,7 +40,7 @@ namespace msm {
 
 constexpr int SCALAR_WORDS = 8;
 constexpr uint32_t SIGN_BIT = 0x80000000u;
-/** A head slot without a partial sum (its chunk began with the start of a bucket's run). */
+/** A partial-sum slot without a partial (its task is its bucket's only one, or its chunk began a bucket's run). */
 constexpr uint32_t NO_KEY = 0xffffffffu;
 
 struct scalar_words {
@@ -103,64 +101,20 @@ __device__ __forceinline__ void histogram(const uint32_t* scalars, size_t n, uin
     for_each_digit(scalars, i, c, windows, [&](uint32_t key, bool) { atomicAdd(counts + key, 1u); });
 }
 
-/** The pairs in bucket order; with_keys also stores each pair's key beside it (only the chunk path reads them: a
- *  second scattered 4-byte write per pair costs as much as the first, ~0.7 ms at 2^20 · 16 windows). */
+/** The pairs in bucket order. */
 __device__ __forceinline__ void scatter(const uint32_t* scalars, size_t n, uint32_t c, uint32_t windows,
-                                        uint32_t* cursor, uint32_t* pairs, uint32_t* keys, uint32_t with_keys) {
+                                        uint32_t* cursor, uint32_t* pairs) {
     const size_t i = global_thread();
     if (i >= n) return;
     for_each_digit(scalars, i, c, windows, [&](uint32_t key, bool negative) {
         uint32_t at = atomicAdd(cursor + key, 1u);
         pairs[at] = uint32_t(i) | (negative ? SIGN_BIT : 0u);
-        if (with_keys) keys[at] = key;
     });
 }
 
 /** The number of sorted pairs: the end of the last bucket (read on the device, so the host never waits). */
 __device__ __forceinline__ uint32_t pair_total(const uint32_t* offsets, const uint32_t* counts, uint32_t buckets) {
     return offsets[buckets - 1] + counts[buckets - 1];
-}
-
-/**
- * Level 0 of the bucket sums. Thread t adds the pairs [t·chunk, (t+1)·chunk) of the sorted order. Each run of one
- * key that starts inside the chunk is stored into its bucket (every non-empty bucket's run starts in exactly one
- * chunk; the host zeroes the buckets first so that empty ones read as infinity); a run continued from the previous
- * chunk is stored as this chunk's head partial, head_keys[t] = its key (NO_KEY when there is none).
- */
-template <class Affine, class Xyzz>
-__device__ __forceinline__ void accumulate_chunks(const Affine* points, const uint32_t* pairs, const uint32_t* keys,
-                                                  const uint32_t* offsets, const uint32_t* counts, uint32_t buckets,
-                                                  uint32_t chunk, Xyzz* bucket_sums, Xyzz* head_sums,
-                                                  uint32_t* head_keys) {
-    const size_t total = pair_total(offsets, counts, buckets);
-    const size_t t = global_thread();
-    size_t at = t * chunk;
-    if (at >= total) return;
-    const size_t end = at + chunk < total ? at + chunk : total;
-    uint32_t key = keys[at];
-    bool head = at > 0 && keys[at - 1] == key;
-    if (!head) head_keys[t] = NO_KEY;
-    while (true) {
-        // One run of `key` inside the chunk; the inner loop is a plain sequence of mixed additions (no key reads).
-        const size_t bucket_end = size_t(offsets[key]) + counts[key];
-        const size_t run_end = bucket_end < end ? bucket_end : end;
-        Xyzz acc = Xyzz::infinity();
-        for (; at < run_end; at++) {
-            const uint32_t pair = pairs[at];
-            Affine p = Affine::load(points, pair & ~SIGN_BIT);
-            if ((pair & SIGN_BIT) && !p.is_infinity()) p.y = p.y.neg();
-            acc.add_affine(p);
-        }
-        if (head) {
-            acc.store(head_sums, t);
-            head_keys[t] = key;
-            head = false;
-        } else {
-            acc.store(bucket_sums, key);
-        }
-        if (at >= end) return;
-        key = keys[at];
-    }
 }
 
 /** task_counts[b] = ⌈counts[b] / per_task⌉: bucket b's pairs in tasks of at most per_task (0 for an empty bucket). */
@@ -248,57 +202,30 @@ __device__ __forceinline__ void task_size_scatter(const uint32_t* offsets, const
 }
 
 /**
- * Adds the pairs [begin, end) into acc. With Prefetch, the next pair's point is loaded while the current one is added
- * (its global-memory latency hidden behind ~10 multiplications, at the cost of a second point's registers).
+ * Level 0 of the bucket sums, by tasks: thread t takes task task_order[t] (the tasks by size, largest first) and adds
+ * its at most per_task pairs of one bucket. A bucket of one task (all of them when the scalars are uniform) is stored
+ * as is; the tasks of a larger bucket store partial sums, keyed by the bucket, which combine_heads adds into the
+ * bucket (zeroed by the host) level by level.
  */
-template <bool Prefetch, class Affine, class Xyzz>
-__device__ __forceinline__ void add_pairs(const Affine* points, const uint32_t* pairs, uint32_t begin, uint32_t end,
-                                          Xyzz& acc) {
-    if (!Prefetch) {
-        for (uint32_t at = begin; at < end; at++) {
-            const uint32_t pair = pairs[at];
-            Affine p = Affine::load(points, pair & ~SIGN_BIT);
-            if ((pair & SIGN_BIT) && !p.is_infinity()) p.y = p.y.neg();
-            acc.add_affine(p);
-        }
-        return;
-    }
-    if (begin >= end) return;
-    uint32_t pair = pairs[begin];
-    Affine p = Affine::load(points, pair & ~SIGN_BIT);
-    for (uint32_t at = begin; at < end; at++) {
-        const bool negative = (pair & SIGN_BIT) != 0;
-        Affine q = p;
-        if (at + 1 < end) {
-            pair = pairs[at + 1];
-            p = Affine::load(points, pair & ~SIGN_BIT);
-        }
-        if (negative && !q.is_infinity()) q.y = q.y.neg();
-        acc.add_affine(q);
-    }
-}
-
-/**
- * Level 0 of the bucket sums, by tasks: task i adds at most per_task pairs of one bucket. With task_order, thread t
- * takes task task_order[t] (the tasks by size, largest first), else task t. A bucket of one task (all of them when the
- * scalars are uniform) is stored as is; the tasks of a larger bucket store partial sums, keyed by the bucket, which
- * combine_heads adds into the bucket (zeroed by the host) level by level.
- */
-template <bool Prefetch, class Affine, class Xyzz>
+template <class Affine, class Xyzz>
 __device__ __forceinline__ void accumulate_tasks(const Affine* points, const uint32_t* pairs, const uint32_t* offsets,
                                                  const uint32_t* counts, const uint32_t* task_offsets,
                                                  const uint32_t* task_counts, const uint32_t* task_bucket,
-                                                 const uint32_t* task_order, uint32_t ordered, uint32_t buckets,
-                                                 uint32_t per_task, Xyzz* bucket_sums, Xyzz* partials,
-                                                 uint32_t* partial_keys) {
+                                                 const uint32_t* task_order, uint32_t buckets, uint32_t per_task,
+                                                 Xyzz* bucket_sums, Xyzz* partials, uint32_t* partial_keys) {
     const size_t tasks = pair_total(task_offsets, task_counts, buckets);
     const size_t t = global_thread();
     if (t >= tasks) return;
-    const uint32_t i = ordered ? task_order[t] : uint32_t(t);
+    const uint32_t i = task_order[t];
     const task_range r = task_range::of(i, offsets, counts, task_offsets, task_bucket, per_task);
     const uint32_t b = r.bucket;
     Xyzz acc = Xyzz::infinity();
-    add_pairs<Prefetch>(points, pairs, r.begin, r.end, acc);
+    for (uint32_t at = r.begin; at < r.end; at++) {
+        const uint32_t pair = pairs[at];
+        Affine p = Affine::load(points, pair & ~SIGN_BIT);
+        if ((pair & SIGN_BIT) && !p.is_infinity()) p.y = p.y.neg();
+        acc.add_affine(p);
+    }
     if (task_counts[b] == 1) {
         acc.store(bucket_sums, b);
         partial_keys[i] = NO_KEY;
@@ -309,11 +236,10 @@ __device__ __forceinline__ void accumulate_tasks(const Affine* points, const uin
 }
 
 /**
- * Level ℓ ≥ 1: the ⌈total/span⌉ head partials of level ℓ−1, in chunks again; total is read from (offsets, counts)
- * — the pairs' (chunk path, span = chunk^ℓ) or the tasks' (task path, span = chunk^(ℓ−1)). A key's heads are
- * consecutive (its pairs were), with NO_KEY slots only between keys, so level 0's rule holds: the run that starts
- * in the chunk is added to its bucket — by this thread alone, as no other run of that key starts at this level —
- * and a continued run is passed up as this chunk's head.
+ * Level ℓ ≥ 1: the ⌈tasks/span⌉ partials of level ℓ−1 (span = chunk^(ℓ−1); the task total is read from
+ * task_offsets and task_counts), in chunks. A key's partials are consecutive (its tasks were), with NO_KEY slots only
+ * between keys, so the run that starts in the chunk is added to its bucket — by this thread alone, as no other run of
+ * that key starts at this level — and a run continued from the previous chunk is passed up as this chunk's head.
  */
 template <class Xyzz>
 __device__ __forceinline__ void combine_heads(const Xyzz* in_sums, const uint32_t* in_keys, const uint32_t* offsets,
@@ -349,27 +275,6 @@ __device__ __forceinline__ void combine_heads(const Xyzz* in_sums, const uint32_
         key = in_keys[at];
         acc = Xyzz::infinity();
     }
-}
-
-/**
- * Thread (w, j) reduces buckets v = j·L+1 .. (j+1)·L of window w (stored at w·2^(c−1) + v − 1) to
- * Σ v·B_v = T + (j·L)·S with T = Σ k'·B_{jL+k'} (running sum from the top) and S = Σ B_{jL+k'}.
- */
-template <class Xyzz>
-__device__ __forceinline__ void segments(const Xyzz* buckets, uint32_t windows, uint32_t c, uint32_t seg_len,
-                                         Xyzz* out) {
-    const uint32_t per_window = (1u << (c - 1)) / seg_len;
-    const size_t id = global_thread();
-    if (id >= size_t(windows) * per_window) return;
-    const uint32_t w = uint32_t(id / per_window), j = uint32_t(id % per_window);
-    const size_t base = size_t(w) * (1u << (c - 1)) + size_t(j) * seg_len;
-    Xyzz running = Xyzz::infinity(), total = Xyzz::infinity();
-    for (int k = int(seg_len) - 1; k >= 0; k--) {
-        running.add(Xyzz::load(buckets, base + k));
-        total.add(running);
-    }
-    total.add(running.mul_small(j * seg_len));
-    total.store(out, id);
 }
 
 /**

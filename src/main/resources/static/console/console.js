@@ -7,6 +7,10 @@
   var UNITS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
 
   // Same rules as io.proofline.web.console.Units#bytes: binary units, three significant digits.
+  function signedBytes(n) {
+    return n < 0 ? "\u2212" + bytes(-n) : bytes(n);
+  }
+
   function bytes(n) {
     if (n == null || n < 0) return "–";
     if (n < 1024) return n + " B";
@@ -66,6 +70,7 @@
       setText(mem, "heapCommitted", bytes(p.heapCommittedBytes));
       setText(mem, "offHeap", bytes(p.offHeapBytes));
       setText(mem, "offHeapBuffers", p.offHeapBuffers);
+      if (s.memory) setText(mem, "unaccounted", signedBytes(s.memory.unaccountedBytes));
       var fill = mem.querySelector('[data-field="reservedBar"]');
       if (fill) fill.style.width = (b.totalBytes > 0 ? Math.min(100, 100 * b.reservedBytes / b.totalBytes) : 0) + "%";
       (s.devices || []).forEach(function (d) {

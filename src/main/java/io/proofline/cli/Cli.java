@@ -34,6 +34,7 @@ public final class Cli {
         register("export-vkey", new ExportVkeyCommand());
         register("gpu-selftest", new GpuSelfTestCommand(false));
         register("gpu-bench", new GpuSelfTestCommand(true));
+        register("heap-opts", new HeapOptsCommand());
     }
 
     private static void register(String name, Command command) {

@@ -11,8 +11,10 @@ import io.proofline.snark.format.PointCheck;
 import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.prover.Groth16Prover;
 import io.proofline.witness.CircomWitness;
+import io.proofline.witness.CalculatorOptions;
 import io.proofline.witness.CircomWitnessCalculator;
 import io.proofline.witness.WitnessException;
+import io.proofline.witness.WitnessLimits;
 import io.proofline.witness.WitnessInput;
 
 import java.io.PrintStream;
@@ -22,19 +24,20 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * {@code fullprove <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json> [--backend cpu|gpu]}:
- * computes the witness with the circuit's witness calculator, then proves (snarkjs {@code groth16 fullprove}).
+ * {@code fullprove <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json> [--backend cpu|gpu]} and
+ * the GPU flags ({@link GpuOptions}): computes the witness with the circuit's witness calculator, then proves (snarkjs {@code groth16 fullprove}).
  */
 final class FullproveCommand implements Cli.Command {
 
     @Override
     public String usage() {
-        return "fullprove <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json> [--backend cpu|gpu]";
+        return "fullprove <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json> [--backend cpu|gpu] "
+                + GpuOptions.USAGE;
     }
 
     @Override
     public int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-        Map<String, String> opts = Options.parse(args, "--backend");
+        Map<String, String> opts = Options.parse(args, GpuOptions.with("--backend"));
         if (Options.positionalCount(opts) != 5) {
             throw new UsageException("expected 5 file arguments");
         }
@@ -61,10 +64,12 @@ final class FullproveCommand implements Cli.Command {
         }
         CircomWitness computed;
         try {
-            computed = CircomWitnessCalculator.load(wasm).calculate(parsed);
+            // One's own circuit on one's own machine: no sandbox deadline or memory cap.
+            computed = CircomWitnessCalculator.load(wasm, CalculatorOptions.defaults().withLimits(WitnessLimits.unlimited()))
+                    .calculate(parsed);
         } catch (WitnessException e) {
             String file = switch (e.reason()) {
-                case INVALID_MODULE, RUNTIME_TRAP -> wasm.getFileName().toString();
+                case INVALID_MODULE, RUNTIME_TRAP, LIMIT -> wasm.getFileName().toString();
                 case INVALID_INPUT -> input.getFileName().toString();
                 default -> input.getFileName() + " with " + wasm.getFileName();
             };

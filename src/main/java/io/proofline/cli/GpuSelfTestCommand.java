@@ -1,5 +1,6 @@
 package io.proofline.cli;
 
+import io.proofline.gpu.GpuConfig;
 import io.proofline.gpu.GpuUnavailableException;
 import io.proofline.gpu.selftest.GpuProofCheck;
 import io.proofline.gpu.selftest.GpuSelfTest;
@@ -8,7 +9,9 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code gpu-selftest [--seed N] [--max-log K] [--bench] [--repeats R]}: every GPU kernel against the CPU on fresh
@@ -19,7 +22,7 @@ import java.util.List;
  * as the time after which no new case starts. {@code --fixtures DIR} (with {@code --fixtures-only} alone) proves every
  * committed circom fixture under DIR ({@code <curve>/<circuit>/circuit.zkey} + {@code witness.wtns}) on the GPU backend
  * and writes each proof's files to {@code --proof-out}{@code /<curve>-<circuit>/} for
- * {@code scripts/verify-gpu-proofs.sh}.
+ * {@code scripts/verify-gpu-proofs.sh}. The GPU flags ({@link GpuOptions}) configure the kernels and the backend.
  */
 final class GpuSelfTestCommand implements Cli.Command {
 
@@ -34,7 +37,7 @@ final class GpuSelfTestCommand implements Cli.Command {
         return (benchByDefault ? "gpu-bench" : "gpu-selftest")
                 + " [--seed N] [--max-log K (default 20)] [--repeats R (default 15)]" + (benchByDefault ? "" : " [--bench]") + " [--bench-only]"
                 + " [--proofs curve:logConstraints,... [--proofs-only] [--proof-out DIR] [--proof-seconds S]]"
-                + " [--fixtures DIR (e.g. src/test/resources/fixtures) [--fixtures-only]]";
+                + " [--fixtures DIR (e.g. src/test/resources/fixtures) [--fixtures-only]] " + GpuOptions.USAGE;
     }
 
     @Override
@@ -50,6 +53,7 @@ final class GpuSelfTestCommand implements Cli.Command {
         long proofSeconds = 600;
         Path fixtures = null;
         boolean fixturesOnly = false;
+        Map<String, String> gpu = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--seed" -> seed = Long.parseLong(value(args, ++i));
@@ -74,25 +78,32 @@ final class GpuSelfTestCommand implements Cli.Command {
                 case "--proof-seconds" -> proofSeconds = Long.parseLong(value(args, ++i));
                 case "--fixtures" -> fixtures = Path.of(value(args, ++i));
                 case "--fixtures-only" -> fixturesOnly = true;
-                default -> throw new UsageException("unknown option " + args[i]);
+                default -> {
+                    if (!GpuOptions.isGpuOption(args[i])) {
+                        throw new UsageException("unknown option " + args[i]);
+                    }
+                    gpu.put(args[i], value(args, ++i));
+                }
             }
         }
         if (maxLog < 1 || maxLog > 26 || repeats < 1) {
             throw new UsageException("--max-log must be in 1..26 and --repeats positive");
         }
+        GpuConfig config = GpuOptions.config(gpu);
         try {
             int failed = 0;
             if (fixturesOnly && fixtures == null) {
                 throw new UsageException("--fixtures-only needs --fixtures DIR");
             }
             if (!proofsOnly && !fixturesOnly) {
-                failed += new GpuSelfTest(out, new GpuSelfTest.Options(seed, maxLog, bench, repeats, benchOnly)).run();
+                failed += new GpuSelfTest(out, new GpuSelfTest.Options(seed, maxLog, bench, repeats, benchOnly),
+                        config).run();
             }
             if (!proofs.isEmpty() && !fixturesOnly) {
-                failed += new GpuProofCheck(out, proofOut, proofSeconds).run(proofs);
+                failed += new GpuProofCheck(out, proofOut, proofSeconds, config).run(proofs);
             }
             if (fixtures != null) {
-                failed += new GpuProofCheck(out, proofOut, proofSeconds).runFixtures(fixtures);
+                failed += new GpuProofCheck(out, proofOut, proofSeconds, config).runFixtures(fixtures);
             }
             return failed == 0 ? 0 : 1;
         } catch (GpuUnavailableException e) {

@@ -1,5 +1,6 @@
 package io.proofline.cli;
 
+import io.proofline.gpu.GpuProverBackend;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.R1cs;
@@ -21,20 +22,21 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * {@code prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu] [--r1cs circuit.r1cs]}:
- * rapidsnark's argument order. With {@code --r1cs} the witness is first checked against every constraint.
+ * {@code prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu] [--r1cs circuit.r1cs]}
+ * and the GPU flags ({@link GpuOptions}): rapidsnark's argument order. With {@code --r1cs} the witness is first checked
+ * against every constraint.
  */
 final class ProveCommand implements Cli.Command {
 
     @Override
     public String usage() {
         return "prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend "
-                + String.join("|", ProverBackends.names()) + "] [--r1cs circuit.r1cs]";
+                + String.join("|", ProverBackends.names()) + "] [--r1cs circuit.r1cs] " + GpuOptions.USAGE;
     }
 
     @Override
     public int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-        Map<String, String> opts = Options.parse(args, "--backend", "--r1cs");
+        Map<String, String> opts = Options.parse(args, GpuOptions.with("--backend", "--r1cs"));
         if (Options.positionalCount(opts) != 4) {
             throw new UsageException("expected 4 file arguments");
         }
@@ -52,8 +54,12 @@ final class ProveCommand implements Cli.Command {
         return 0;
     }
 
+    /** The backend {@code --backend} names; the GPU one with the configuration of the GPU flags. */
     static ProverBackend backend(Map<String, String> opts) throws UsageException {
         String name = opts.getOrDefault("--backend", "cpu");
+        if (name.equals(GpuProverBackend.NAME)) {
+            return new GpuProverBackend(GpuOptions.config(opts));
+        }
         return ProverBackends.byName(name).orElseThrow(() -> new UsageException("unknown backend '" + name
                 + "' (available: " + String.join(", ", ProverBackends.names()) + ")"));
     }

@@ -14,7 +14,8 @@ import java.math.BigInteger;
 
 /**
  * {@code verify <verification_key.json> <public.json> <proof.json>}: prints {@code OK} and exits 0 for a valid
- * proof, says why and exits 1 for an invalid one; a malformed file exits 2 with one line naming it.
+ * proof, says why and exits 1 for an invalid one; a malformed file exits 2 with one line naming it. A proof without
+ * {@code "curve"} (rapidsnark's {@code proof.json}) is read on the key's curve.
  */
 final class VerifyCommand implements Cli.Command {
 
@@ -34,7 +35,7 @@ final class VerifyCommand implements Cli.Command {
         try {
             vk = VerificationKeyJson.read(CliFiles.existing(args[0]));
             signals = PublicSignalsJson.read(CliFiles.existing(args[1]));
-            proof = ProofJson.read(CliFiles.existing(args[2]));
+            proof = ProofJson.read(CliFiles.existing(args[2]), vk.curve());
         } catch (FormatException e) {
             err.println("verify: " + e.getMessage());
             return 2;

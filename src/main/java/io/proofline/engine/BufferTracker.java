@@ -32,12 +32,18 @@ public final class BufferTracker {
     private volatile MemoryBudget budget;
     private volatile Supplier<List<DeviceFigures>> devices = List::of;
     private volatile Supplier<QueueDepths> queues = () -> QueueDepths.NONE;
+    private volatile MemoryPlan memoryPlan;
 
     /** Connects the figures the tracker does not own; the engine calls it once at start. */
     public void attach(MemoryBudget budget, Supplier<List<DeviceFigures>> devices, Supplier<QueueDepths> queues) {
         this.budget = Objects.requireNonNull(budget, "budget");
         this.devices = Objects.requireNonNull(devices, "devices");
         this.queues = Objects.requireNonNull(queues, "queues");
+    }
+
+    /** The plan the snapshot's {@link MemoryFigures} are read against (the service's; none in tests). */
+    public void useMemoryPlan(MemoryPlan plan) {
+        this.memoryPlan = Objects.requireNonNull(plan, "plan");
     }
 
     /** Allocates and tracks an off-heap buffer (zeroed, {@link OffHeapBuffer#ALIGNMENT}-aligned). */
@@ -126,7 +132,16 @@ public final class BufferTracker {
         MemoryBudget b = budget;
         BudgetFigures budgetFigures = b == null ? BudgetFigures.NONE
                 : new BudgetFigures(b.total(), b.reserved(), b.peakReserved());
-        return new PipelineSnapshot(Instant.now(), cells, process, budgetFigures, deviceFigures, queues.get());
+        long trackedHost = 0;
+        for (BufferCell c : cells) {
+            if (c.bufferClass().offHeapHost()) {
+                trackedHost += c.bytes();
+            }
+        }
+        MemoryPlan plan = memoryPlan;
+        MemoryFigures memory = plan == null ? MemoryFigures.unplanned(trackedHost)
+                : MemoryFigures.of(plan, process, trackedHost);
+        return new PipelineSnapshot(Instant.now(), cells, process, budgetFigures, memory, deviceFigures, queues.get());
     }
 
 

@@ -2,6 +2,7 @@ package io.proofline.engine;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -9,7 +10,8 @@ import java.util.OptionalLong;
  * {@code proofline.*} properties into one of these.
  *
  * @param budgetBytes         the memory budget partitions and cached keys draw from
- * @param headroomBytes       what was (or would be) kept back from the memory limit for everything else
+ * @param memoryPlan          how the memory limit was split into the fixed part and the budget; empty where a
+ *                            budget was given without one (tests, benchmarks run in-process)
  * @param synthesisWorkers    synthesis threads
  * @param queueCapacity       partitions the priority queue admits; beyond it {@code submit} throws
  *                            {@link QueueFullException}
@@ -22,21 +24,14 @@ import java.util.OptionalLong;
  *                            before it judges; it opens when half or more of them were device faults
  * @param deviceRetryAfter    how long an open breaker keeps its device out before trying it again
  * @param queueFullRetryAfter what {@link QueueFullException#retryAfter()} suggests
+ * @param admissionWait       how long the partition at the head of the queue may wait for memory before its job
+ *                            is ended with an {@link AdmissionTimeoutException} (to be run again later)
  */
-public record EngineConfig(long budgetBytes, long headroomBytes, int synthesisWorkers, int queueCapacity,
+public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, int synthesisWorkers, int queueCapacity,
                            int handoffCapacity, int finalizerThreads, boolean verifyProofs, int workersPerDevice,
                            PipelinePolicy policy, int breakerMinimumCalls, Duration deviceRetryAfter,
-                           Duration queueFullRetryAfter) {
+                           Duration queueFullRetryAfter, Duration admissionWait) {
 
-    private static final long MIB = 1024L * 1024;
-    private static final long GIB = 1024 * MIB;
-    /**
-     * Kept back from the memory limit for what the budget does not count: the JVM heap (small by design),
-     * metaspace and code cache, thread stacks, CUDA context and driver allocations (~0.5 GiB per GPU).
-     */
-    public static final long DEFAULT_HEADROOM_BYTES = 2 * GIB;
-    /** Used only when no limit can be read (no /proc, no cgroup): enough for a small development circuit. */
-    public static final long FALLBACK_LIMIT_BYTES = 8 * GIB;
     /** The breaker's sliding window, counted in prove starts. */
     public static final int BREAKER_WINDOW = 10;
     /** The defaults below are the service's too: its property records take them from here. */
@@ -48,11 +43,18 @@ public record EngineConfig(long budgetBytes, long headroomBytes, int synthesisWo
     public static final boolean DEFAULT_VERIFY_PROOFS = true;
     /** What a full queue's refusal suggests to wait, in seconds. */
     public static final int DEFAULT_QUEUE_FULL_RETRY_AFTER_SECONDS = 5;
+    /** How long the head of the queue waits for memory by default, in minutes. */
+    public static final int DEFAULT_ADMISSION_WAIT_MINUTES = 10;
 
     public EngineConfig {
+        Objects.requireNonNull(memoryPlan, "memoryPlan");
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(deviceRetryAfter, "deviceRetryAfter");
         Objects.requireNonNull(queueFullRetryAfter, "queueFullRetryAfter");
+        Objects.requireNonNull(admissionWait, "admissionWait");
+        if (admissionWait.isNegative() || admissionWait.isZero()) {
+            throw new IllegalArgumentException("admissionWait must be positive: " + admissionWait);
+        }
         positive("budgetBytes", budgetBytes);
         positive("synthesisWorkers", synthesisWorkers);
         positive("queueCapacity", queueCapacity);
@@ -63,8 +65,8 @@ public record EngineConfig(long budgetBytes, long headroomBytes, int synthesisWo
         if (breakerMinimumCalls > BREAKER_WINDOW) {
             throw new IllegalArgumentException("breakerMinimumCalls must be at most " + BREAKER_WINDOW);
         }
-        if (headroomBytes < 0) {
-            throw new IllegalArgumentException("headroomBytes must not be negative");
+        if (memoryPlan.isPresent() && memoryPlan.get().budgetBytes() != budgetBytes) {
+            throw new IllegalArgumentException("budgetBytes must be the memory plan's budget");
         }
     }
 
@@ -72,18 +74,9 @@ public record EngineConfig(long budgetBytes, long headroomBytes, int synthesisWo
         return new Builder();
     }
 
-    /** The defaults: budget = memory limit − {@link #DEFAULT_HEADROOM_BYTES}. */
+    /** The defaults: the budget of this process's {@link MemoryPlan}. */
     public static EngineConfig defaults() {
         return builder().build();
-    }
-
-    /**
-     * The budget left by {@code limit} (a container's limit, else MemTotal) after {@code headroom}; half the
-     * limit when the headroom would leave less than that.
-     */
-    public static long budgetFrom(OptionalLong limit, long headroom) {
-        long bytes = limit.orElse(FALLBACK_LIMIT_BYTES);
-        return Math.max(bytes - headroom, bytes / 2);
     }
 
     private static void positive(String name, long value) {
@@ -94,7 +87,7 @@ public record EngineConfig(long budgetBytes, long headroomBytes, int synthesisWo
 
     public static final class Builder {
         private Long budgetBytes;
-        private long headroomBytes = DEFAULT_HEADROOM_BYTES;
+        private MemoryPlan memoryPlan;
         private int synthesisWorkers = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
         private int queueCapacity = DEFAULT_QUEUE_CAPACITY;
         private int handoffCapacity = DEFAULT_HANDOFF_CAPACITY;
@@ -105,18 +98,22 @@ public record EngineConfig(long budgetBytes, long headroomBytes, int synthesisWo
         private int breakerMinimumCalls = 3;
         private Duration deviceRetryAfter = Duration.ofSeconds(30);
         private Duration queueFullRetryAfter = Duration.ofSeconds(DEFAULT_QUEUE_FULL_RETRY_AFTER_SECONDS);
+        private Duration admissionWait = Duration.ofMinutes(DEFAULT_ADMISSION_WAIT_MINUTES);
 
         private Builder() {
         }
 
-        /** An explicit budget; without one it is the memory limit less the headroom. */
+        /** An explicit budget without a plan (tests, in-process benchmarks); it replaces any plan. */
         public Builder budgetBytes(long value) {
             this.budgetBytes = value;
+            this.memoryPlan = null;
             return this;
         }
 
-        public Builder headroomBytes(long value) {
-            this.headroomBytes = value;
+        /** The plan whose budget the engine uses (the service's way). */
+        public Builder memoryPlan(MemoryPlan value) {
+            this.memoryPlan = Objects.requireNonNull(value, "memoryPlan");
+            this.budgetBytes = null;
             return this;
         }
 
@@ -170,11 +167,21 @@ public record EngineConfig(long budgetBytes, long headroomBytes, int synthesisWo
             return this;
         }
 
+        public Builder admissionWait(Duration value) {
+            this.admissionWait = value;
+            return this;
+        }
+
         public EngineConfig build() {
-            long budget = budgetBytes != null ? budgetBytes : budgetFrom(ProcFiles.memoryLimit(), headroomBytes);
-            return new EngineConfig(budget, headroomBytes, synthesisWorkers, queueCapacity, handoffCapacity,
+            MemoryPlan plan = memoryPlan;
+            if (plan == null && budgetBytes == null) {
+                plan = MemoryPlan.detect(OptionalLong.empty(), FixedMemory.ofThisJvm(FixedMemory.DEFAULT_MAX_THREADS,
+                        0, FixedMemory.DEFAULT_MARGIN_BYTES), OptionalLong.empty());
+            }
+            long budget = plan != null ? plan.budgetBytes() : budgetBytes;
+            return new EngineConfig(budget, Optional.ofNullable(plan), synthesisWorkers, queueCapacity, handoffCapacity,
                     finalizerThreads, verifyProofs, workersPerDevice, policy, breakerMinimumCalls, deviceRetryAfter,
-                    queueFullRetryAfter);
+                    queueFullRetryAfter, admissionWait);
         }
     }
 }

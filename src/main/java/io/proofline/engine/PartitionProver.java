@@ -8,8 +8,8 @@ package io.proofline.engine;
  * <ul>
  *   <li>{@link #synthesize} allocates the WITNESS and ABC buffers through the allocator it is given (which
  *       refuses more than {@link #footprint} allows) and computes into their {@link OffHeapBuffer#segment()}.</li>
- *   <li>{@link #proveStart} runs on one device, may allocate PENDING buffers, and must not keep the ABC
- *       buffers: the engine frees them and returns their bytes to the budget as soon as it returns.
+ *   <li>{@link #proveStart} runs on one device, may allocate PENDING buffers (and ABC ones, up to
+ *       {@link #lateAbcBytes}), and must not keep the ABC buffers: the engine frees them and returns their bytes to the budget as soon as it returns.
  *       It throws {@link DeviceFaultException} when the device (not the partition) is at fault; the
  *       engine then opens that device's breaker if faults accumulate and retries on another device.</li>
  *   <li>{@link #proveFinish} is called on a finalizer thread with the same device that ran prove start;
@@ -27,8 +27,19 @@ public interface PartitionProver<S, P> {
     /** The bytes per class one partition of {@code circuit} holds; usually {@link PartitionFootprint#groth16}. */
     PartitionFootprint footprint(CircuitRef circuit);
 
-    /** Obtains the witness and evaluates a, b, c. */
+    /** Obtains the witness and evaluates a, b, c (unless the footprint leaves them to the devices). */
     S synthesize(PartitionWork work, BufferAllocator allocator) throws Exception;
+
+    /**
+     * The ABC bytes a partition of {@code circuit} needs before prove start on {@code device} beyond its footprint:
+     * when the footprint leaves a/b/c out because the devices evaluate them, a device that reads them from the host
+     * (the CPU fallback beside GPUs) has them evaluated in prove start. The engine reserves these bytes from the
+     * budget just before, lets the partition allocate them as ABC, and frees and returns them when prove start ends,
+     * on every path. 0 by default.
+     */
+    default long lateAbcBytes(ProvingDevice device, CircuitRef circuit) {
+        return 0;
+    }
 
     /** H (NTTs) and the G1 MSMs on {@code device}; afterwards the ABC buffers are dead. */
     P proveStart(ProvingDevice device, S synthesized, BufferAllocator allocator) throws Exception;

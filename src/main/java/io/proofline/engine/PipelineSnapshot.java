@@ -5,10 +5,10 @@ import java.util.List;
 
 /**
  * An immutable picture of the pipeline's memory (DESIGN §3): the buffer table, process figures, the
- * budget, the devices and the queues. What the REST endpoint, the console and the metrics read.
+ * budget, the memory plan with the unaccounted bytes, the devices and the queues. What the REST endpoint, the console and the metrics read.
  */
 public record PipelineSnapshot(Instant takenAt, List<BufferCell> cells, ProcessMemory process, BudgetFigures budget,
-                               List<DeviceFigures> devices, QueueDepths queues) {
+                               MemoryFigures memory, List<DeviceFigures> devices, QueueDepths queues) {
 
     public PipelineSnapshot {
         cells = List.copyOf(cells);
@@ -48,6 +48,7 @@ public record PipelineSnapshot(Instant takenAt, List<BufferCell> cells, ProcessM
                 .append(" offheap=").append(process.offHeapBytes()).append('#').append(process.offHeapBuffers())
                 .append(" budget=").append(budget.reservedBytes()).append('/').append(budget.totalBytes())
                 .append(" peak=").append(budget.peakReservedBytes())
+                .append(" unaccounted=").append(memory.unaccountedBytes())
                 .append(" queue=").append(queues.queued()).append('/').append(queues.queueCapacity())
                 .append(" synth=").append(queues.synthesizing())
                 .append(" handoff=").append(queues.awaitingGpu()).append('/').append(queues.handoffCapacity())

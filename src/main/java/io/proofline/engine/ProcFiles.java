@@ -6,15 +6,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
 
-/** Reads the Linux files that tell a process's memory and its limit; empty or {@code -1} elsewhere. */
+/** Reads the Linux files that tell a process's memory and the host's; empty or {@code -1} elsewhere. */
 final class ProcFiles {
 
     private static final Path SELF_STATUS = Path.of("/proc/self/status");
     private static final Path MEMINFO = Path.of("/proc/meminfo");
-    private static final Path CGROUP_V2_MAX = Path.of("/sys/fs/cgroup/memory.max");
-    private static final Path CGROUP_V1_LIMIT = Path.of("/sys/fs/cgroup/memory/memory.limit_in_bytes");
-    /** cgroup v1 reports "no limit" as a huge page-aligned number (LONG_MAX rounded down to a page). */
-    private static final long CGROUP_V1_UNLIMITED_ABOVE = 1L << 60;
     private static final long KIB = 1024;
 
     private ProcFiles() {
@@ -26,31 +22,10 @@ final class ProcFiles {
         return new long[] {kibField(lines, "VmRSS:"), kibField(lines, "VmHWM:")};
     }
 
-    /**
-     * The memory this process may use: the cgroup (container) limit if there is one, else the host's
-     * {@code MemTotal}.
-     */
-    public static OptionalLong memoryLimit() {
-        OptionalLong cgroup = cgroupLimit(readFirst(CGROUP_V2_MAX), readFirst(CGROUP_V1_LIMIT));
-        if (cgroup.isPresent()) {
-            return cgroup;
-        }
+    /** The host's {@code MemTotal} in bytes. */
+    public static OptionalLong memTotal() {
         long total = kibField(readLines(MEMINFO), "MemTotal:");
         return total > 0 ? OptionalLong.of(total) : OptionalLong.empty();
-    }
-
-    /** The cgroup limit from the contents of the v2 and v1 files (either may be null); package-visible for tests. */
-    static OptionalLong cgroupLimit(String v2, String v1) {
-        if (v2 != null && !v2.isBlank() && !v2.strip().equals("max")) {
-            return parse(v2.strip());
-        }
-        if (v1 != null && !v1.isBlank()) {
-            OptionalLong limit = parse(v1.strip());
-            if (limit.isPresent() && limit.getAsLong() < CGROUP_V1_UNLIMITED_ABOVE) {
-                return limit;
-            }
-        }
-        return OptionalLong.empty();
     }
 
     /** A {@code Name:   123 kB} field of a proc file, in bytes; {@code -1} when absent. */
@@ -81,8 +56,4 @@ final class ProcFiles {
         }
     }
 
-    private static String readFirst(Path file) {
-        List<String> lines = readLines(file);
-        return lines.isEmpty() ? null : lines.getFirst();
-    }
 }

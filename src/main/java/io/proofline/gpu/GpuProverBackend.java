@@ -1,5 +1,10 @@
 package io.proofline.gpu;
 
+import io.proofline.gpu.internal.CudaException;
+import io.proofline.gpu.internal.GpuDevice;
+import io.proofline.gpu.internal.GpuDevices;
+import io.proofline.gpu.internal.GpuProverWorker;
+import io.proofline.gpu.internal.ResidentKeyCache;
 import io.proofline.algebra.curve.Msm;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
@@ -25,10 +30,11 @@ import java.util.Optional;
  * usable GPU, {@link #proveStart} throws {@link GpuUnavailableException} ({@code no GPU available: <reason>}); a CUDA
  * error during a proof becomes a {@link BackendFaultException}.
  *
- * <p>Device memory for resident keys is bounded per device by the system property {@value #KEY_BUDGET_PROPERTY}
- * (bytes), by default half the device's memory; idle keys are evicted least recently used first. With
- * {@value #B2_ON_DEVICE_PROPERTY}{@code =true} the G2 MSM runs on the device too, in prove start (B2 then stays
- * resident with the G1 sections), and prove finish only assembles.
+ * <p>Settings come in a {@link GpuConfig}. Device memory for resident keys is half the device's share of
+ * {@link GpuConfig#deviceMemoryBudgetBytes()} (by default half the device's memory); idle keys are evicted least
+ * recently used first. Where {@link GpuConfig#b2()} places ΣB2 on the device (by default: when the key with its B2
+ * section fits the key budget), the G2 MSM runs in prove start too, B2 resident with the G1 sections, and prove
+ * finish only assembles.
  *
  * <p>One instance is one logical device: {@link #forDevice} makes a new instance per {@link DeviceShare}, so two
  * logical devices on one GPU have two workers (streams, modules, working buffers, key caches; the CUDA context is
@@ -37,15 +43,12 @@ import java.util.Optional;
 public final class GpuProverBackend implements ProverBackend, AutoCloseable {
 
     public static final String NAME = "gpu";
-    /** System property: device bytes the resident keys of one device may take. */
-    public static final String KEY_BUDGET_PROPERTY = "proofline.gpu.key-budget-bytes";
-    /** System property: {@code true} runs the B2 G2 MSM on the device in prove start instead of CPU threads. */
-    public static final String B2_ON_DEVICE_PROPERTY = "proofline.gpu.b2-on-device";
 
     private final int ordinal;
-    private final long keyBudgetBytes;
-    private final boolean b2OnDevice;
-    /** Logical devices sharing the physical one; a default key budget (0) is divided by it. */
+    private final GpuConfig config;
+    /** Device bytes of this instance's share (0: the device's memory), before the keys' half is taken. */
+    private final long shareBytes;
+    /** Logical devices sharing the physical one; the share's key budget is divided by it. */
     private final int sharers;
     /** For messages: {@code GPU 0} or, for a logical device, {@code GPU 0 (gpu1)}. */
     private final String label;
@@ -53,36 +56,31 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
     /** The figures published after each prove start; read without a lock by {@link #deviceUsage()}. */
     private volatile DeviceUsage usage;
 
-    /** Device 0, key budget from {@value #KEY_BUDGET_PROPERTY} or half the device's memory. */
+    /** Device 0 with the default settings (the ServiceLoader's instance). */
     public GpuProverBackend() {
-        this(0, Long.getLong(KEY_BUDGET_PROPERTY, 0L), Boolean.getBoolean(B2_ON_DEVICE_PROPERTY));
+        this(GpuConfig.DEFAULTS);
     }
 
-    /**
-     * @param keyBudgetBytes device bytes for resident keys; 0 means half the device's memory
-     */
-    public GpuProverBackend(int ordinal, long keyBudgetBytes) {
-        this(ordinal, keyBudgetBytes, Boolean.getBoolean(B2_ON_DEVICE_PROPERTY));
+    /** Device 0 with {@code config}. */
+    public GpuProverBackend(GpuConfig config) {
+        this(0, config);
     }
 
-    /**
-     * @param keyBudgetBytes device bytes for resident keys; 0 means half the device's memory
-     * @param b2OnDevice     whether the G2 MSM runs on the device (in prove start) rather than on CPU threads
-     */
-    public GpuProverBackend(int ordinal, long keyBudgetBytes, boolean b2OnDevice) {
-        this(ordinal, keyBudgetBytes, 1, "GPU " + ordinal, b2OnDevice);
+    /** Device {@code ordinal} with {@code config}. */
+    public GpuProverBackend(int ordinal, GpuConfig config) {
+        this(ordinal, config, config.deviceMemoryBudgetBytes(), 1, "GPU " + ordinal);
     }
 
-    private GpuProverBackend(int ordinal, long keyBudgetBytes, int sharers, String label, boolean b2OnDevice) {
-        if (ordinal < 0 || keyBudgetBytes < 0 || sharers < 1) {
-            throw new IllegalArgumentException("device " + ordinal + ", key budget " + keyBudgetBytes + ", shared by "
+    private GpuProverBackend(int ordinal, GpuConfig config, long shareBytes, int sharers, String label) {
+        if (ordinal < 0 || shareBytes < 0 || sharers < 1) {
+            throw new IllegalArgumentException("device " + ordinal + ", memory budget " + shareBytes + ", shared by "
                     + sharers);
         }
         this.ordinal = ordinal;
-        this.keyBudgetBytes = keyBudgetBytes;
+        this.config = config;
+        this.shareBytes = shareBytes;
         this.sharers = sharers;
         this.label = label;
-        this.b2OnDevice = b2OnDevice;
     }
 
     /** The CUDA ordinal of the physical device. */
@@ -90,9 +88,14 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         return ordinal;
     }
 
-    /** The resident-key budget this instance was given; 0 means half the device's memory over its sharers. */
+    /** The settings this instance runs with. */
+    public GpuConfig config() {
+        return config;
+    }
+
+    /** The resident-key budget: half the share; 0 means half the device's memory over its sharers, read on open. */
     public long keyBudgetBytes() {
-        return keyBudgetBytes;
+        return shareBytes / 2 / sharers;
     }
 
     @Override
@@ -114,18 +117,18 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
 
     @Override
     public ProverBackend onDevice(int deviceOrdinal) {
-        return deviceOrdinal == ordinal ? this : new GpuProverBackend(deviceOrdinal, keyBudgetBytes, b2OnDevice);
+        return deviceOrdinal == ordinal ? this : new GpuProverBackend(deviceOrdinal, config);
     }
 
     /**
-     * A new instance for {@code share}: half of the share's memory (the share's budget, else the device's memory,
-     * divided by its sharers) for resident keys, the rest left to working buffers.
+     * A new instance for {@code share}: half of the share's memory (the share's budget, else this configuration's,
+     * else the device's memory, divided by its sharers) for resident keys, the rest left to working buffers.
      */
     @Override
     public ProverBackend forDevice(DeviceShare share) {
-        long budget = share.memoryBudgetBytes() > 0 ? share.memoryBudgetBytes() / 2 / share.sharers() : 0;
-        return new GpuProverBackend(share.ordinal(), budget, share.sharers(),
-                "GPU " + share.ordinal() + " (" + share.id() + ")", b2OnDevice);
+        long budget = share.memoryBudgetBytes() > 0 ? share.memoryBudgetBytes() : config.deviceMemoryBudgetBytes();
+        return new GpuProverBackend(share.ordinal(), config, budget, share.sharers(),
+                "GPU " + share.ordinal() + " (" + share.id() + ")");
     }
 
     /** The CUDA devices present; 0 without a driver or device. */
@@ -141,11 +144,31 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
 
     @Override
     public PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc) {
-        Synthesis.checkShape(key, witness);
         if (abc.domainSize() != key.domainSize()) {
             throw new IllegalArgumentException("a/b/c vectors of " + abc.domainSize() + " elements for a domain of "
                     + key.domainSize());
         }
+        return start(key, witness, abc);
+    }
+
+    /** Whether {@link GpuConfig#abc()} places a/b/c on the device (the default). */
+    @Override
+    public boolean abcOnDevice() {
+        return config.abc() == GpuConfig.AbcPlacement.DEVICE;
+    }
+
+    /** Prove start with a/b/c evaluated on the device from the key's resident constraint rows. */
+    @Override
+    public PendingProof proveStart(ProvingKey key, Witness witness) {
+        if (!abcOnDevice()) {
+            throw new UnsupportedOperationException(label + ": a/b/c are configured on the host (abc: host)");
+        }
+        return start(key, witness, null);
+    }
+
+    /** Prove start on the worker; {@code abc} null: evaluated on the device. */
+    private PendingProof start(ProvingKey key, Witness witness, Synthesized abc) {
+        Synthesis.checkShape(key, witness);
         GpuProverWorker w = worker();
         // The worker's own monitor around prove start and the figures after it: a caller waits for the device
         // anyway, and the buffer table then reads a published copy without ever waiting for a proof.
@@ -189,11 +212,6 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         return ProofAssembly.assemble(pending, sumB2);
     }
 
-    /** Whether ΣB2 runs on the device in prove start (else on CPU threads in prove finish). */
-    public boolean b2OnDevice() {
-        return b2OnDevice;
-    }
-
     /** Host-clock milliseconds of the last prove start's steps (uploads, H, each MSM); empty before the first. */
     public synchronized java.util.Map<String, Double> lastStageMillis() {
         return worker == null ? java.util.Map.of() : worker.lastStages();
@@ -231,8 +249,8 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
                 throw new GpuUnavailableException("device " + ordinal + " requested, " + devices.size() + " present");
             }
             GpuDevice device = devices.get(ordinal);
-            long budget = keyBudgetBytes > 0 ? keyBudgetBytes : device.totalMemoryBytes() / 2 / sharers;
-            worker = new GpuProverWorker(device, budget, b2OnDevice);
+            long share = shareBytes > 0 ? shareBytes : device.totalMemoryBytes();
+            worker = new GpuProverWorker(device, share / 2 / sharers, config);
             publishUsage(worker);
         }
         return worker;

@@ -8,8 +8,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.stereotype.Component;
 
 /**
- * Memory pressure: the budget's use and the process RSS against budget + headroom. UP with a {@code pressure}
- * level ({@code low} below 80 % of the budget reserved, {@code high} above); DOWN when RSS exceeds budget + headroom,
+ * Memory pressure: the budget's use and the process RSS against the memory limit. UP with a {@code pressure}
+ * level ({@code low} below 80 % of the budget reserved, {@code high} above); DOWN when RSS exceeds the memory limit,
  * i.e. memory outside the budget's accounting is growing and the host limit is near.
  */
 @Component("memory")
@@ -28,7 +28,7 @@ class MemoryHealthIndicator implements HealthIndicator {
         PipelineSnapshot s = engine.snapshot();
         EngineConfig config = engine.config();
         double used = s.budget().totalBytes() == 0 ? 0 : (double) s.budget().reservedBytes() / s.budget().totalBytes();
-        long limit = config.budgetBytes() + config.headroomBytes();
+        long limit = config.memoryPlan().map(plan -> plan.limit().bytes()).orElse(config.budgetBytes());
         boolean over = s.process().rssBytes() > limit;
         return (over ? Health.down() : Health.up())
                 .withDetail("pressure", used >= HIGH_PRESSURE ? "high" : "low")

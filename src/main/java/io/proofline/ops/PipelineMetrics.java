@@ -25,7 +25,7 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Prometheus metrics, all named {@code proofline_*}: gauges of the buffer table by class and stage, the budget,
- * RSS, off-heap bytes, queue depths and busy workers (read from one snapshot, refreshed at most once a second so a
+ * the memory limit, its fixed part and the unaccounted bytes, RSS, off-heap bytes, queue depths and busy workers (read from one snapshot, refreshed at most once a second so a
  * scrape does not read {@code /proc} per gauge); a timer per stage over finished partitions; proofs by outcome.
  */
 @Component
@@ -67,6 +67,17 @@ class PipelineMetrics implements MeterBinder {
                 p -> p.process().rssPeakBytes());
         gauge(registry, "proofline.offheap.bytes", "off-heap bytes the service allocated",
                 p -> p.process().offHeapBytes());
+        gauge(registry, "proofline.memory.limit.bytes", "the memory limit: the most RSS the process may reach",
+                p -> p.memory().limitBytes());
+        gauge(registry, "proofline.memory.fixed.bytes", "the declared fixed part of the memory limit",
+                p -> p.memory().fixedBytes());
+        for (String figure : engine.snapshot().memory().fixed().keySet()) {
+            gauge(registry, "proofline.memory.fixed.figure.bytes", "one figure of the fixed part",
+                    p -> p.memory().fixed().getOrDefault(figure, 0L), "figure", figure.replace(' ', '_'));
+        }
+        gauge(registry, "proofline.memory.unaccounted.bytes",
+                "RSS less tracked host buffers, heap committed and the non-heap fixed part",
+                p -> p.memory().unaccountedBytes());
         gauge(registry, "proofline.queue.depth", "partitions per stage", p -> p.queues().queued(), "stage", "queued");
         gauge(registry, "proofline.queue.depth", "partitions per stage", p -> p.queues().synthesizing(),
                 "stage", "synthesizing");

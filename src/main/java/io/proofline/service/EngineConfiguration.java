@@ -2,9 +2,13 @@ package io.proofline.service;
 
 import io.proofline.engine.BufferTracker;
 import io.proofline.engine.EngineConfig;
+import io.proofline.engine.FixedMemory;
+import io.proofline.engine.MemoryPlan;
 import io.proofline.engine.MemoryBudget;
 import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.groth16.Groth16PartitionProver;
+import io.proofline.gpu.GpuConfig;
+import io.proofline.gpu.GpuProverBackend;
 import io.proofline.snark.prover.CpuProverBackend;
 import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.ProverBackends;
@@ -13,10 +17,12 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.util.unit.DataSize;
 
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Converts the {@code proofline.*} properties into the core's immutable {@link EngineConfig} and assembles the
@@ -27,25 +33,31 @@ import java.util.Optional;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({MemoryProperties.class, PipelineProperties.class, GpuProperties.class,
         StoreProperties.class, SecurityProperties.class, ProoflineProperties.class,
-        DemoProperties.class})
+        DemoProperties.class, WitnessProperties.class, RetryProperties.class})
 class EngineConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineConfiguration.class);
 
     @Bean
     EngineConfig engineConfig(MemoryProperties memory, PipelineProperties pipeline, GpuProperties gpu,
-                              ProoflineProperties proofline) {
+                              ProoflineProperties proofline, DeviceBackends backends, RetryProperties retry) {
+        FixedMemory fixed = FixedMemory.ofThisJvm(memory.maxThreads(), cudaContexts(gpu, backends),
+                memory.margin().toBytes());
+        MemoryPlan plan = MemoryPlan.detect(bytes(memory.limit()), fixed, bytes(memory.budget()));
+        LOG.info("memory: {}", plan.describe());
+        if (plan.lowered()) {
+            LOG.warn("proofline.memory.budget is larger than the memory limit leaves after the fixed part: lowered to {} MiB",
+                    plan.budgetBytes() >> 20);
+        }
         EngineConfig.Builder b = EngineConfig.builder()
-                .headroomBytes(memory.headroom().toBytes())
+                .memoryPlan(plan)
                 .queueCapacity(pipeline.queueCapacity())
                 .handoffCapacity(pipeline.handoffCapacity())
                 .finalizerThreads(pipeline.finalizerThreads())
                 .workersPerDevice(gpu.workersPerDevice())
                 .verifyProofs(proofline.verifyProofs())
-                .queueFullRetryAfter(pipeline.retryAfter());
-        if (memory.budget() != null) {
-            b.budgetBytes(memory.budget().toBytes());
-        }
+                .queueFullRetryAfter(pipeline.retryAfter())
+                .admissionWait(retry.admissionWait());
         if (pipeline.synthesisWorkers() > 0) {
             b.synthesisWorkers(pipeline.synthesisWorkers());
         }
@@ -53,6 +65,19 @@ class EngineConfiguration {
         LOG.info("engine: budget {} MiB, {} synthesis workers, queue {}, {} finalizer threads",
                 config.budgetBytes() >> 20, config.synthesisWorkers(), config.queueCapacity(), config.finalizerThreads());
         return config;
+    }
+
+    private static OptionalLong bytes(DataSize size) {
+        return size == null ? OptionalLong.empty() : OptionalLong.of(size.toBytes());
+    }
+
+    /** CUDA contexts the process holds: one per physical GPU its logical GPU devices use. */
+    private static int cudaContexts(GpuProperties gpu, DeviceBackends backends) {
+        long gpuDevices = backends.byDevice().values().stream().filter(b -> b.name().equals("gpu")).count();
+        if (gpuDevices == 0) {
+            return 0;
+        }
+        return gpu.devices().isEmpty() ? (int) gpuDevices : (int) gpu.devices().stream().distinct().count();
     }
 
     @Bean
@@ -85,19 +110,22 @@ class EngineConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    KeyCache keyCache(DataDirectory data, MemoryBudget budget, BufferTracker tracker, MemoryProperties memory) {
-        return new KeyCache(data, budget, tracker, memory.keyIdleTimeout());
+    KeyCache keyCache(DataDirectory data, MemoryBudget budget, BufferTracker tracker, MemoryProperties memory,
+                      WitnessProperties witness) {
+        return new KeyCache(data, budget, tracker, memory.keyIdleTimeout(), witness.calculatorOptions());
     }
 
     @Bean
     DeviceBackends deviceBackends(GpuProperties gpu) {
-        Optional<ProverBackend> gpuBackend = gpu.enabled() ? ProverBackends.byName("gpu") : Optional.empty();
+        GpuConfig gpuConfig = gpu.toConfig();
+        Optional<ProverBackend> gpuBackend = gpu.enabled() ? Optional.of(new GpuProverBackend(gpuConfig))
+                : Optional.empty();
         // A GPU backend on the class path is used only where a GPU answers (CI and laptops have none).
         gpuBackend.flatMap(ProverBackend::unavailableReason)
                 .ifPresent(reason -> LOG.info("GPU backend not used: {}", reason));
         gpuBackend = gpuBackend.filter(b -> b.unavailableReason().isEmpty());
-        long memoryBudget = gpu.deviceMemoryBudget() == null ? 0 : gpu.deviceMemoryBudget().toBytes();
-        DeviceBackends backends = DeviceAssembly.assemble(gpu.devices(), gpuBackend, memoryBudget, gpu.cpuFallback(),
+        DeviceBackends backends = DeviceAssembly.assemble(gpu.devices(), gpuBackend,
+                gpuConfig.deviceMemoryBudgetBytes(), gpu.cpuFallback(),
                 new CpuProverBackend());
         LOG.info("proving devices: {} (backends available: {})", backends.devices(), ProverBackends.names());
         return backends;
@@ -107,7 +135,7 @@ class EngineConfiguration {
     ProvingEngine provingEngine(EngineConfig config, MemoryBudget budget, BufferTracker tracker, KeyCache keys,
                                 DeviceBackends backends) {
         Groth16PartitionProver prover = new Groth16PartitionProver(keys, backends.byDevice());
-        return ProvingEngine.builder(config, prover).budget(budget).tracker(tracker).keyEvictor(keys)
+        return ProvingEngine.builder(config, prover).budget(budget).tracker(tracker).keys(keys)
                 .devices(backends.devices()).start();
     }
 }

@@ -1,6 +1,7 @@
 package io.proofline.service;
 
 import io.proofline.snark.Proof;
+import io.proofline.snark.SnarkCurve;
 import io.proofline.snark.VerifyingKey;
 import io.proofline.snark.format.FormatException;
 import io.proofline.snark.format.ProofJson;
@@ -13,7 +14,10 @@ import org.springframework.stereotype.Service;
 
 import java.math.BigInteger;
 
-/** {@code POST /api/v1/verify}: the pairing check of a snarkjs proof against a circuit's or a given key. */
+/**
+ * {@code POST /api/v1/verify}: the pairing check of a snarkjs or rapidsnark proof against a circuit's or a given key;
+ * a proof without {@code "curve"} (rapidsnark's) is read on the key's curve.
+ */
 @Service
 public class ProofVerifier {
 
@@ -26,14 +30,15 @@ public class ProofVerifier {
     }
 
     /**
+     * @param tenant              who asks: a circuit is looked up among those it may use
      * @param circuitId           a registered circuit, or null
      * @param verificationKeyJson snarkjs {@code verification_key.json}, used when {@code circuitId} is null
      */
-    public VerificationResult verify(String circuitId, String verificationKeyJson, String proofJson,
+    public VerificationResult verify(Tenant tenant, String circuitId, String verificationKeyJson, String proofJson,
                                      String publicSignalsJson) {
         PreparedVerifyingKey pvk;
         if (circuitId != null) {
-            pvk = keys.verifyingKey(circuits.get(circuitId).id());
+            pvk = keys.verifyingKey(circuits.get(tenant, circuitId).id());
         } else if (verificationKeyJson != null) {
             VerifyingKey vk = parse("verificationKey", () -> VerificationKeyJson.parse(verificationKeyJson, "verificationKey"));
             pvk = PreparedVerifyingKey.prepare(vk);
@@ -46,7 +51,8 @@ public class ProofVerifier {
         if (publicSignalsJson == null) {
             throw InvalidFieldException.malformed("publicSignals", "publicSignals is required");
         }
-        Proof proof = parse("proof", () -> ProofJson.parse(proofJson, "proof"));
+        SnarkCurve keyCurve = pvk.vk().curve();
+        Proof proof = parse("proof", () -> ProofJson.parse(proofJson, "proof", keyCurve));
         BigInteger[] signals = parse("publicSignals", () -> PublicSignalsJson.parse(publicSignalsJson, "publicSignals"));
         if (proof.curve() != pvk.vk().curve()) {
             return VerificationResult.invalid("the proof is over " + proof.curve() + ", the key over " + pvk.vk().curve());

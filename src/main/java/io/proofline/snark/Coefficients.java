@@ -63,6 +63,11 @@ public final class Coefficients {
         return count;
     }
 
+    /** The scalar field Fr the values are elements of. */
+    public PrimeField field() {
+        return fr;
+    }
+
     /** The raw records (the section body after its count), as a {@code .zkey} stores them. */
     public MemorySegment records() {
         return records;

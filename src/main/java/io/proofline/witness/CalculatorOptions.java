@@ -19,8 +19,11 @@ import java.util.function.Consumer;
  *                    access (slower; snarkjs's default is off)
  * @param logSink     receives each line a circuit prints with {@code log()} (they are also kept in
  *                    {@link CircomWitness#log()} and {@link WitnessException#log()}); DEBUG logging by default
+ * @param limits      the sandbox: time, memory and log bounds ({@link WitnessLimits#defaults()} by default, for wasm
+ *                    from anyone; the CLI, running one's own circuit, lifts them)
  */
-public record CalculatorOptions(ExecutionMode mode, boolean sanityCheck, Consumer<String> logSink) {
+public record CalculatorOptions(ExecutionMode mode, boolean sanityCheck, Consumer<String> logSink,
+                                WitnessLimits limits) {
 
     /** How the wasm is executed. */
     public enum ExecutionMode {
@@ -35,21 +38,27 @@ public record CalculatorOptions(ExecutionMode mode, boolean sanityCheck, Consume
     public CalculatorOptions {
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(logSink, "logSink");
+        Objects.requireNonNull(limits, "limits");
     }
 
     public static CalculatorOptions defaults() {
-        return new CalculatorOptions(ExecutionMode.COMPILED, false, line -> CIRCUIT_LOG.debug("{}", line));
+        return new CalculatorOptions(ExecutionMode.COMPILED, false, line -> CIRCUIT_LOG.debug("{}", line),
+                WitnessLimits.defaults());
     }
 
     public CalculatorOptions withMode(ExecutionMode mode) {
-        return new CalculatorOptions(mode, sanityCheck, logSink);
+        return new CalculatorOptions(mode, sanityCheck, logSink, limits);
     }
 
     public CalculatorOptions withSanityCheck(boolean sanityCheck) {
-        return new CalculatorOptions(mode, sanityCheck, logSink);
+        return new CalculatorOptions(mode, sanityCheck, logSink, limits);
     }
 
     public CalculatorOptions withLogSink(Consumer<String> logSink) {
-        return new CalculatorOptions(mode, sanityCheck, logSink);
+        return new CalculatorOptions(mode, sanityCheck, logSink, limits);
+    }
+
+    public CalculatorOptions withLimits(WitnessLimits limits) {
+        return new CalculatorOptions(mode, sanityCheck, logSink, limits);
     }
 }

@@ -8,11 +8,14 @@ import com.dylibso.chicory.runtime.Machine;
 import com.dylibso.chicory.wasm.Parser;
 import com.dylibso.chicory.wasm.WasmModule;
 import io.proofline.witness.WitnessException.Reason;
+import io.proofline.witness.internal.CappedMemory;
 import io.proofline.witness.internal.CircomAbort;
 import io.proofline.witness.internal.CircomErrorCode;
 import io.proofline.witness.internal.CircomExports;
 import io.proofline.witness.internal.CircomRuntimeImports;
+import io.proofline.witness.internal.Deadline;
 import io.proofline.witness.internal.Fnv1a64;
+import io.proofline.witness.internal.SandboxLimitException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,10 +37,16 @@ import java.util.function.Supplier;
  *
  * <p>{@link #load} parses, checks and compiles the module once; {@link #calculate} creates a fresh instance
  * (its own linear memory) per computation, so one calculator can be shared by any number of threads.
+ *
+ * <p>The module may come from anyone (the service registers uploaded wasm), so it runs in a sandbox
+ * ({@link WitnessLimits}): each run of its code on a thread of its own under a deadline (load and computation), its
+ * linear memory capped, its log output bounded, and the sizes it reports checked before they size anything.
  */
 public final class CircomWitnessCalculator {
 
     private static final Logger LOG = LoggerFactory.getLogger(CircomWitnessCalculator.class);
+    /** The witness is read into one byte array. */
+    private static final long MAX_WITNESS_BYTES = Integer.MAX_VALUE - 8;
 
     private final WasmModule module;
     /** Chicory's compiled machine for this module, or null for the interpreter. Shareable across instances. */
@@ -57,23 +66,57 @@ public final class CircomWitnessCalculator {
         this.hasSharedMemoryStart = CircomExports.checkSupported(module);
         this.machineFactory = options.mode() == CalculatorOptions.ExecutionMode.COMPILED ? compile(module) : null;
 
-        CircomRuntimeImports runtime = new CircomRuntimeImports(options.logSink());
-        try {
-            CircomExports probe = new CircomExports(instantiate(runtime), hasSharedMemoryStart);
-            this.circomVersion = probe.version();
-            this.n8 = 4 * probe.n32();
-            probe.loadRawPrime();
-            byte[] primeBytes = new byte[n8];
-            probe.readShared(primeBytes, 0);
-            this.prime = Bytes.fromLittleEndian(primeBytes, 0, n8);
-            this.witnessSize = probe.witnessSize();
-            this.inputSize = probe.inputSize();
-        } catch (RuntimeException e) {
-            throw e instanceof WitnessException w ? w
-                    : new WitnessException(Reason.INVALID_MODULE, "cannot start the witness calculator: " + e.getMessage(), e);
-        }
+        // The module's own code runs for the first time here (its start function, the describing exports).
+        CircuitShape shape = Deadline.run("loading the witness calculator", options.limits().loadTimeout(),
+                "witness load timeout", this::probe);
+        this.circomVersion = shape.circomVersion();
+        this.n8 = shape.n8();
+        this.prime = shape.prime();
+        this.witnessSize = shape.witnessSize();
+        this.inputSize = shape.inputSize();
         if (circomVersion != 2) {
             throw new WitnessException(Reason.INVALID_MODULE, "unsupported circom version " + circomVersion + " (need 2.x)");
+        }
+    }
+
+    /** What the module says about its circuit, each size checked before anything is sized by it. */
+    private record CircuitShape(int circomVersion, int n8, BigInteger prime, int witnessSize, int inputSize) {
+    }
+
+    private CircuitShape probe() {
+        CircomRuntimeImports runtime = runtime();
+        try {
+            CircomExports probe = new CircomExports(instantiate(runtime), hasSharedMemoryStart);
+            int version = probe.version();
+            int n32 = probe.n32();
+            if (n32 < 1 || n32 > CircomRuntimeImports.MAX_N32) {
+                throw new WitnessException(Reason.LIMIT, "getFieldNumLen32 answered " + n32
+                        + ": not a field size (1 to " + CircomRuntimeImports.MAX_N32 + " words)");
+            }
+            int bytes = 4 * n32;
+            probe.loadRawPrime();
+            byte[] primeBytes = new byte[bytes];
+            probe.readShared(primeBytes, 0);
+            int witnessValues = probe.witnessSize();
+            if (witnessValues < 1 || (long) witnessValues * bytes > MAX_WITNESS_BYTES) {
+                throw new WitnessException(Reason.LIMIT, "getWitnessSize answered " + witnessValues + ": a witness of "
+                        + bytes + "-byte values must have 1 to " + MAX_WITNESS_BYTES / bytes + " of them");
+            }
+            int inputValues = probe.inputSize();
+            if (inputValues < 0 || inputValues > witnessValues) {
+                throw new WitnessException(Reason.LIMIT, "getInputSize answered " + inputValues
+                        + ": not between 0 and the witness size " + witnessValues);
+            }
+            return new CircuitShape(version, bytes, Bytes.fromLittleEndian(primeBytes, 0, bytes), witnessValues,
+                    inputValues);
+        } catch (WitnessException e) {
+            throw e;
+        } catch (RuntimeException | StackOverflowError e) {
+            SandboxLimitException limit = findCause(e, SandboxLimitException.class);
+            if (limit != null) {
+                throw new WitnessException(Reason.LIMIT, limit.getMessage(), e);
+            }
+            throw new WitnessException(Reason.INVALID_MODULE, "cannot start the witness calculator: " + e.getMessage(), e);
         }
     }
 
@@ -141,7 +184,12 @@ public final class CircomWitnessCalculator {
      *                          with {@link Reason#INTERRUPTED} when the thread is interrupted (cancellation)
      */
     public CircomWitness calculate(WitnessInput input) {
-        CircomRuntimeImports runtime = new CircomRuntimeImports(options.logSink());
+        return Deadline.run("the witness computation", options.limits().timeout(), "witness timeout",
+                () -> calculateHere(input));
+    }
+
+    private CircomWitness calculateHere(WitnessInput input) {
+        CircomRuntimeImports runtime = runtime();
         CircomExports wasm = guarded(runtime, "starting", () -> new CircomExports(instantiate(runtime), hasSharedMemoryStart));
         guarded(runtime, "init", () -> {
             wasm.init(options.sanityCheck());
@@ -197,8 +245,15 @@ public final class CircomWitnessCalculator {
         return new CircomWitness(prime, n8, values, runtime.log());
     }
 
+    private CircomRuntimeImports runtime() {
+        WitnessLimits limits = options.limits();
+        return new CircomRuntimeImports(options.logSink(), limits.maxLogBytes(), limits.maxMemoryBytes());
+    }
+
     private Instance instantiate(CircomRuntimeImports runtime) {
-        Instance.Builder builder = Instance.builder(module).withImportValues(runtime.importValues(module));
+        long maxMemory = options.limits().maxMemoryBytes();
+        Instance.Builder builder = Instance.builder(module).withImportValues(runtime.importValues(module))
+                .withMemoryFactory(limits -> CappedMemory.of(limits, maxMemory));
         if (machineFactory != null) {
             builder.withMachineFactory(machineFactory);
         }
@@ -215,12 +270,17 @@ public final class CircomWitnessCalculator {
         } catch (WitnessException e) {
             throw e;
         } catch (RuntimeException | StackOverflowError e) {
-            if (hasCause(e, ChicoryInterruptedException.class)) {
+            SandboxLimitException limit = findCause(e, SandboxLimitException.class);
+            if (limit != null) {
+                throw new WitnessException(Reason.LIMIT, limit.getMessage() + " (while " + step + ")", -1,
+                        runtime.log(), e);
+            }
+            if (findCause(e, ChicoryInterruptedException.class) != null) {
                 // Chicory polls the interrupt flag in loops and calls, and leaves it set for the caller.
                 throw new WitnessException(Reason.INTERRUPTED, "witness computation interrupted while " + step,
                         -1, runtime.log(), e);
             }
-            CircomAbort abort = findAbort(e);
+            CircomAbort abort = findCause(e, CircomAbort.class);
             String details = runtime.errors().isEmpty() ? "" : " " + runtime.errors().replace('\n', ' ');
             if (abort != null) {
                 int code = abort.code();
@@ -237,19 +297,10 @@ public final class CircomWitnessCalculator {
         }
     }
 
-    private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+    private static <T extends Throwable> T findCause(Throwable e, Class<T> type) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (type.isInstance(t)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static CircomAbort findAbort(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof CircomAbort abort) {
-                return abort;
+                return type.cast(t);
             }
         }
         return null;

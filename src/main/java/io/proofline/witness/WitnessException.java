@@ -21,7 +21,12 @@ public final class WitnessException extends RuntimeException {
         /** The WebAssembly code trapped (out of memory, unreachable, stack overflow). */
         RUNTIME_TRAP,
         /** The computing thread was interrupted (a cancelled job); its interrupt flag stays set. */
-        INTERRUPTED
+        INTERRUPTED,
+        /**
+         * The module passed a {@link WitnessLimits} bound: it ran too long, declared or grew too much memory, logged
+         * too much, or reported a size no circuit has. The message names the limit.
+         */
+        LIMIT
     }
 
     private final Reason reason;

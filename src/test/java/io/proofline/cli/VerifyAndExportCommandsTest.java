@@ -2,6 +2,7 @@ package io.proofline.cli;
 
 import io.proofline.snark.SnarkCurve;
 import io.proofline.snark.SnarkCurves;
+import io.proofline.snark.format.RapidsnarkProofJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -75,6 +76,26 @@ class VerifyAndExportCommandsTest {
         int code = cli("verify", fixture(curve, "verification_key.json"), fixture(curve, "public.json"), broken.toString());
         assertEquals(2, code);
         assertEquals("verify: proof.json: pi_a is not on the curve of bn254.G1\n", stderr());
+    }
+
+    @ParameterizedTest
+    @MethodSource("curves")
+    void verifyAcceptsRapidsnarksProofWithoutCurveOnTheKeysCurve(SnarkCurve curve) throws Exception {
+        Path proof = tmp.resolve("proof.json");
+        Files.writeString(proof, RapidsnarkProofJson.of(Path.of(fixture(curve, "proof.json"))));
+        int code = cli("verify", fixture(curve, "verification_key.json"), fixture(curve, "public.json"), proof.toString());
+        assertEquals(0, code, stderr());
+        assertEquals("OK\n", stdout());
+    }
+
+    @Test
+    void aRapidsnarkProofAgainstAKeyOfTheOtherCurveIsRefusedNamingTheFile() throws Exception {
+        Path proof = tmp.resolve("proof.json");
+        Files.writeString(proof, RapidsnarkProofJson.of(Path.of(fixture(SnarkCurves.BN128, "proof.json"))));
+        int code = cli("verify", fixture(SnarkCurves.BLS12381, "verification_key.json"),
+                fixture(SnarkCurves.BLS12381, "public.json"), proof.toString());
+        assertEquals(2, code);
+        assertTrue(stderr().startsWith("verify: proof.json: pi_a "), stderr());
     }
 
     @Test

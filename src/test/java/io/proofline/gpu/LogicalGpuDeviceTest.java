@@ -16,7 +16,7 @@ class LogicalGpuDeviceTest {
 
     @Test
     void eachShareIsANewBackendWithItsPartOfTheKeyBudget() {
-        GpuProverBackend base = new GpuProverBackend(0, 0);
+        GpuProverBackend base = new GpuProverBackend(0, GpuConfig.DEFAULTS);
         long budget = 64L << 30;
         GpuProverBackend a = (GpuProverBackend) base.forDevice(new DeviceShare(0, "gpu0", 2, budget));
         GpuProverBackend b = (GpuProverBackend) base.forDevice(new DeviceShare(0, "gpu1", 2, budget));
@@ -27,5 +27,16 @@ class LogicalGpuDeviceTest {
         ProverBackend other = base.forDevice(new DeviceShare(1, "gpu2", 1, 0));
         assertEquals(1, ((GpuProverBackend) other).ordinal());
         assertEquals(0, ((GpuProverBackend) other).keyBudgetBytes(), "0: half the device's memory, read on open");
+    }
+
+    @Test
+    void theConfiguredBudgetIsTheShareWhenTheShareNamesNone() {
+        long budget = 40L << 30;
+        GpuConfig config = new GpuConfig(GpuConfig.B2Placement.AUTO, 17, java.util.Optional.empty(), budget);
+        GpuProverBackend base = new GpuProverBackend(config);
+        assertEquals(budget / 2, base.keyBudgetBytes());
+        GpuProverBackend shared = (GpuProverBackend) base.forDevice(new DeviceShare(0, "gpu0", 2, 0));
+        assertEquals(budget / 4, shared.keyBudgetBytes());
+        assertEquals(config, shared.config());
     }
 }

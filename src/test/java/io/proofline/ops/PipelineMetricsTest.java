@@ -2,6 +2,15 @@ package io.proofline.ops;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.proofline.engine.BufferTracker;
+import io.proofline.engine.BufferClass;
+import io.proofline.engine.FixedMemory;
+import io.proofline.engine.MemoryLimit;
+import io.proofline.engine.MemoryPlan;
+import io.proofline.engine.OffHeapBuffer;
+import io.proofline.engine.PipelineSnapshot;
+import io.proofline.engine.Stage;
+import io.proofline.snark.prover.CpuProverBackend;
+import java.util.OptionalLong;
 import io.proofline.engine.EngineConfig;
 import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.groth16.BackendDevice;
@@ -79,6 +88,34 @@ class PipelineMetricsTest {
                     .tag("stage", "resident").gauge().value());
             assertEquals(700L << 20, registry.get("proofline.buffer.bytes").tag("class", "scratch_device")
                     .tag("stage", "resident").gauge().value());
+        }
+    }
+
+    @Test
+    void memoryPlanGaugesShowTheLimitTheFixedPartAndTheUnaccountedBytes() {
+        FixedMemory fixed = new FixedMemory(256L << 20, 64L << 20, 32L << 20, 16L << 20, 0, 8L << 20);
+        MemoryPlan plan = MemoryPlan.of(new MemoryLimit(4L << 30, MemoryLimit.Source.CONFIGURED), fixed,
+                OptionalLong.of(512L << 20));
+        DeviceBackends backends = new DeviceBackends(List.of(), Map.of());
+        EngineConfig config = EngineConfig.builder().memoryPlan(plan).synthesisWorkers(1).finalizerThreads(1).build();
+        Groth16PartitionProver prover = new Groth16PartitionProver(mock(Groth16Circuits.class), Map.of());
+        BufferTracker tracker = new BufferTracker();
+        try (ProvingEngine engine = ProvingEngine.builder(config, prover).tracker(tracker)
+                .devices(List.of(new BackendDevice("cpu", new CpuProverBackend()))).start();
+             OffHeapBuffer held = tracker.allocate(BufferClass.ABC, Stage.SYNTHESIZING, 3L << 20)) {
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            new PipelineMetrics(engine, backends).bindTo(registry);
+
+            assertEquals(4L << 30, registry.get("proofline.memory.limit.bytes").gauge().value());
+            assertEquals(fixed.totalBytes(), registry.get("proofline.memory.fixed.bytes").gauge().value());
+            assertEquals(64L << 20, registry.get("proofline.memory.fixed.figure.bytes").tag("figure", "metaspace")
+                    .gauge().value());
+            PipelineSnapshot s = engine.snapshot();
+            assertEquals(3L << 20, s.memory().trackedHostBytes());
+            long expected = s.process().rssBytes() - (3L << 20) - s.process().heapCommittedBytes()
+                    - fixed.nonHeapBytes();
+            // RSS and the heap move between two readings: the gauge is read a moment after the snapshot.
+            assertEquals(expected, registry.get("proofline.memory.unaccounted.bytes").gauge().value(), 64L << 20);
         }
     }
 

@@ -2,6 +2,10 @@ package io.proofline.web;
 
 import io.proofline.engine.BufferClass;
 import io.proofline.engine.BufferTracker;
+import io.proofline.engine.FixedMemory;
+import io.proofline.engine.MemoryLimit;
+import io.proofline.engine.MemoryPlan;
+import java.util.OptionalLong;
 import io.proofline.engine.MemoryBudget;
 import io.proofline.engine.OffHeapBuffer;
 import io.proofline.engine.ProvingEngine;
@@ -47,6 +51,8 @@ class PipelineControllerTest {
         tracker = new BufferTracker();
         MemoryBudget budget = new MemoryBudget(1000);
         tracker.attach(budget, List::of, () -> QueueDepths.NONE);
+        tracker.useMemoryPlan(MemoryPlan.of(new MemoryLimit(2L << 30, MemoryLimit.Source.CONFIGURED),
+                new FixedMemory(256L << 20, 64L << 20, 32L << 20, 16L << 20, 0, 8L << 20), OptionalLong.empty()));
         witness = tracker.allocate(BufferClass.WITNESS, Stage.SYNTHESIZING, 128);
         reserved = budget.tryAcquire(300).orElseThrow();
         when(engine.snapshot()).thenAnswer(call -> tracker.snapshot());
@@ -65,6 +71,11 @@ class PipelineControllerTest {
                 .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_JSON))
                 .andExpect(jsonPath("$.budget.totalBytes").value(1000))
                 .andExpect(jsonPath("$.budget.reservedBytes").value(300))
+                .andExpect(jsonPath("$.memory.limitBytes").value(2L << 30))
+                .andExpect(jsonPath("$.memory.limitSource").value("CONFIGURED"))
+                .andExpect(jsonPath("$.memory.fixed.metaspace").value(64L << 20))
+                .andExpect(jsonPath("$.memory.trackedHostBytes").value(128))
+                .andExpect(jsonPath("$.memory.unaccountedBytes").isNumber())
                 .andExpect(jsonPath("$.cells[?(@.bufferClass == 'WITNESS' && @.stage == 'SYNTHESIZING')].bytes")
                         .value(128));
     }

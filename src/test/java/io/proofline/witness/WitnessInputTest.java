@@ -2,12 +2,15 @@ package io.proofline.witness;
 
 import org.junit.jupiter.api.Test;
 
+import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 class WitnessInputTest {
 
@@ -74,5 +77,34 @@ class WitnessInputTest {
         assertThatThrownBy(() -> WitnessInput.parseJson("{\"x\": \"--1\"}")).hasMessageContaining("is not an integer");
         assertThatThrownBy(() -> WitnessInput.parseJson("{\"x\": [1, {\"y\": 2}]}")).hasMessageContaining("mixes bus objects and plain values");
         assertThatThrownBy(() -> WitnessInput.parseJson("[1, 2]")).hasMessageContaining("must be a JSON object");
+    }
+
+    @Test
+    void boundsTheDigitsOfEveryValueAt80DecimalAnd66Hex() {
+        String d80 = "9".repeat(80);
+        String h66 = "f".repeat(66);
+        WitnessInput ok = WitnessInput.parseJson("{\"d\": \"-" + d80 + "\", \"h\": \"0x" + h66 + "\", \"n\": " + d80 + "}");
+        assertThat(ok.signals().get("d")).containsExactly(new BigInteger("-" + d80));
+        assertThat(ok.signals().get("h")).containsExactly(new BigInteger(h66, 16));
+        assertThat(ok.signals().get("n")).containsExactly(new BigInteger(d80));
+        for (String tooLong : List.of("\"" + d80 + "1\"", "\"0x" + h66 + "f\"", d80 + "1", "\"0b" + "1".repeat(268) + "\"")) {
+            assertThatThrownBy(() -> WitnessInput.parseJson("{\"x\": [1, " + tooLong + "]}"))
+                    .isInstanceOf(WitnessException.class)
+                    .hasMessage("input 'x' has more than 80 decimal (66 hex) digits; a field element has at most 78");
+        }
+    }
+
+    @Test
+    void hugeNumbersAreRefusedWithoutBeingRead() {
+        String million = "{\"x\": \"" + "7".repeat(1_000_000) + "\"}";
+        assertTimeoutPreemptively(Duration.ofSeconds(2), () -> {
+            assertThatThrownBy(() -> WitnessInput.parseJson(million)).hasMessageContaining("more than 80 decimal");
+            assertThatThrownBy(() -> WitnessInput.parseJson("{\"x\": 1e999999999}")).hasMessageContaining("more than 80 decimal");
+            assertThatThrownBy(() -> WitnessInput.parseJson("{\"x\": 1e-999999999}")).hasMessageContaining("is not an integer");
+            assertThatThrownBy(() -> WitnessInput.of(Map.of("x", new BigDecimal("1e999999999")))).hasMessageContaining("more than 80");
+        });
+        assertThat(WitnessInput.parseJson("{\"x\": 1.5e3, \"y\": 12e77}").signals())
+                .containsEntry("x", List.of(BigInteger.valueOf(1500)))
+                .containsEntry("y", List.of(BigInteger.valueOf(12).multiply(BigInteger.TEN.pow(77))));
     }
 }

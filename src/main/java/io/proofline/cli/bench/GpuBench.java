@@ -1,7 +1,9 @@
 package io.proofline.cli.bench;
 
+import io.proofline.cli.GpuOptions;
 import io.proofline.cli.Options;
 import io.proofline.cli.UsageException;
+import io.proofline.gpu.GpuConfig;
 import io.proofline.gpu.GpuCurve;
 import io.proofline.gpu.GpuUnavailableException;
 import io.proofline.gpu.selftest.GpuBenchmark;
@@ -14,12 +16,14 @@ import java.util.Map;
 
 /**
  * {@code bench gpu [--curves bn128,bls12381] [--msm 16-24] [--ntt 16-24] [--proofs 16-22] [--repeats 11]
- * [--warmup 3] [--finish-repeats 3] [--seconds 540] [--seed N]}: the GPU figures of issue #7 as one table
+ * [--warmup 3] [--finish-repeats 3] [--seconds 540] [--seed N]} and the GPU flags ({@link GpuOptions}): the GPU figures of issue #7 as one table
  * ({@link GpuBenchmark}). Sizes are log₂: a range {@code 16-24}, a list {@code 16,20,24}, or {@code none}. Exit 0 when
  * every row that ran is correct, 1 on a failure, 3 with one line {@code no GPU available: <reason>} without a GPU.
  */
 final class GpuBench implements BenchSuite {
 
+    private static final String[] OPTIONS = {"--curves", "--msm", "--ntt", "--proofs", "--repeats", "--warmup",
+            "--finish-repeats", "--seconds", "--seed"};
     static final String DEFAULT_MSM = "16-24";
     static final String DEFAULT_NTT = "16-24";
     static final String DEFAULT_PROOFS = "16-22";
@@ -35,14 +39,15 @@ final class GpuBench implements BenchSuite {
     public String description() {
         return "GPU MSM, NTT and full proofs, both curves, vs DESIGN §8 bounds and ICICLE [--curves bn128,bls12381] "
                 + "[--msm 16-24] [--ntt 16-24] [--proofs 16-22] (log2 sizes: a-b, a,b,c or none) [--repeats 11] "
-                + "[--warmup 3] [--finish-repeats 3] [--seconds 540] [--seed N]";
+                + "[--warmup 3] [--finish-repeats 3] [--seconds 540] [--seed N] " + GpuOptions.USAGE;
     }
 
     @Override
     public int run(String[] args, PrintStream out) throws UsageException {
         GpuBenchmark.Options options = parse(args);
+        GpuConfig config = GpuOptions.config(Options.parse(args, GpuOptions.with(OPTIONS)));
         try {
-            return new GpuBenchmark(out, options).run() == 0 ? 0 : 1;
+            return new GpuBenchmark(out, options, config).run() == 0 ? 0 : 1;
         } catch (GpuUnavailableException e) {
             out.println(e.getMessage());
             return 3;
@@ -50,8 +55,7 @@ final class GpuBench implements BenchSuite {
     }
 
     static GpuBenchmark.Options parse(String[] args) throws UsageException {
-        Map<String, String> opts = Options.parse(args, "--curves", "--msm", "--ntt", "--proofs", "--repeats",
-                "--warmup", "--finish-repeats", "--seconds", "--seed");
+        Map<String, String> opts = Options.parse(args, GpuOptions.with(OPTIONS));
         if (Options.positionalCount(opts) != 0) {
             throw new UsageException("bench gpu takes options only, got '" + opts.get("0") + "'");
         }

@@ -1,5 +1,6 @@
 package io.proofline.cli.bench;
 
+import io.proofline.cli.GpuOptions;
 import io.proofline.cli.Options;
 import io.proofline.cli.ByteSizes;
 import io.proofline.cli.UsageException;
@@ -23,6 +24,8 @@ import io.proofline.engine.groth16.BackendDevice;
 import io.proofline.engine.groth16.Groth16PartitionProver;
 import io.proofline.engine.groth16.LoadedCircuits;
 import io.proofline.engine.groth16.SingleCircuit;
+import io.proofline.gpu.GpuConfig;
+import io.proofline.gpu.GpuProverBackend;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.SnarkCurve;
 import io.proofline.snark.SnarkCurves;
@@ -33,7 +36,6 @@ import io.proofline.snark.format.ZkeyWriter;
 import io.proofline.snark.prover.CpuProverBackend;
 import io.proofline.snark.prover.DeviceShare;
 import io.proofline.snark.prover.ProverBackend;
-import io.proofline.snark.prover.ProverBackends;
 import io.proofline.snark.setup.DevSetup;
 
 import java.io.IOException;
@@ -81,7 +83,7 @@ final class PipelineBench implements BenchSuite {
         return "--curve bn128|bls12381|bn128,bls12381 --constraints N[,N...] --partitions P --jobs J"
                 + " --synthesis-workers W[,W...] --budget SIZE --policy budget|baseline[,...] [--backend cpu|gpu]"
                 + " [--devices 0,1] [--cpu-fallback true|false] [--workers-per-device D] [--finalizer-threads F]"
-                + " [--verify true|false] [--dir DIR]";
+                + " [--verify true|false] [--dir DIR] " + GpuOptions.USAGE;
     }
 
     /** One curve's dev circuit, loaded. */
@@ -90,9 +92,9 @@ final class PipelineBench implements BenchSuite {
 
     @Override
     public int run(String[] args, PrintStream out) throws Exception {
-        Map<String, String> opts = Options.parse(args, "--curve", "--constraints", "--partitions", "--jobs",
-                "--synthesis-workers", "--budget", "--policy", "--workers-per-device", "--verify", "--dir",
-                "--backend", "--devices", "--cpu-fallback", "--finalizer-threads");
+        Map<String, String> opts = Options.parse(args, GpuOptions.with("--curve", "--constraints", "--partitions",
+                "--jobs", "--synthesis-workers", "--budget", "--policy", "--workers-per-device", "--verify", "--dir",
+                "--backend", "--devices", "--cpu-fallback", "--finalizer-threads"));
         List<SnarkCurve> curves = new ArrayList<>();
         for (String name : Options.list(opts, "--curve", "bn128")) {
             SnarkCurve curve = SnarkCurves.byName(name)
@@ -133,7 +135,7 @@ final class PipelineBench implements BenchSuite {
         List<BackendDevice> devices = new ArrayList<>();
         List<Circuit> circuits = new ArrayList<>();
         try {
-            Optional<String> unavailable = openDevices(backend, ordinals, cpuFallback, devices);
+            Optional<String> unavailable = openDevices(backend, GpuOptions.config(opts), ordinals, cpuFallback, devices);
             if (unavailable.isPresent()) {
                 out.println(unavailable.get());
                 return 3;
@@ -173,7 +175,8 @@ final class PipelineBench implements BenchSuite {
      * Fills {@code devices} (each backend wrapped to measure its busy time) and opens them, so the first measured
      * run does not pay for CUDA contexts and module loads; the reason when the backend cannot run here.
      */
-    private static Optional<String> openDevices(String backend, List<Integer> ordinals, boolean cpuFallback,
+    private static Optional<String> openDevices(String backend, GpuConfig gpuConfig, List<Integer> ordinals,
+                                                boolean cpuFallback,
                                                 List<BackendDevice> devices) throws UsageException {
         switch (backend) {
             case "cpu" -> {
@@ -184,8 +187,7 @@ final class PipelineBench implements BenchSuite {
                 return Optional.empty();
             }
             case "gpu" -> {
-                ProverBackend gpu = ProverBackends.byName("gpu")
-                        .orElseThrow(() -> new UsageException("this build has no GPU backend"));
+                ProverBackend gpu = new GpuProverBackend(gpuConfig);
                 Optional<String> unavailable = gpu.unavailableReason();
                 if (unavailable.isPresent()) {
                     return unavailable;

@@ -43,11 +43,19 @@ import java.util.OptionalInt;
  * and a/b/c into the engine's tracked off-heap buffers, {@link ProverBackend#proveStart} runs on the backend of
  * the device the engine picked, {@link ProverBackend#proveFinish} assembles, and verification is the pairing
  * check of {@link Groth16Verifier}.
+ *
+ * <p>When a backend evaluates a/b/c on its device ({@link ProverBackend#abcOnDevice()}, the GPU backend by default),
+ * partitions leave them out: the footprint is the witness and the pending proof, synthesis computes and checks the
+ * witness only, and prove start on such a device evaluates a/b/c there. A device whose backend reads a/b/c from the
+ * host (the CPU fallback beside GPUs) has them evaluated in prove start, into ABC buffers the engine reserves then
+ * ({@link #lateAbcBytes}).
  */
 public final class Groth16PartitionProver implements PartitionProver<SynthesizedPartition, StartedProof> {
 
     private final Groth16Circuits circuits;
     private final Map<String, ProverBackend> backends;
+    /** Whether a/b/c are left out of synthesis: some backend evaluates them on its device. */
+    private final boolean abcOnDevices;
 
     /**
      * @param backends the backend that runs prove start and finish for each device id the engine has
@@ -55,6 +63,7 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
     public Groth16PartitionProver(Groth16Circuits circuits, Map<String, ProverBackend> backends) {
         this.circuits = Objects.requireNonNull(circuits, "circuits");
         this.backends = Map.copyOf(backends);
+        this.abcOnDevices = backends.values().stream().anyMatch(ProverBackend::abcOnDevice);
     }
 
     /** The adapter for {@code devices}, each with its own backend instance. */
@@ -74,7 +83,13 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
 
     @Override
     public PartitionFootprint footprint(CircuitRef circuit) {
-        return PartitionFootprint.groth16(circuit);
+        PartitionFootprint full = PartitionFootprint.groth16(circuit);
+        return abcOnDevices ? new PartitionFootprint(full.witness(), 0, full.pending()) : full;
+    }
+
+    @Override
+    public long lateAbcBytes(ProvingDevice device, CircuitRef circuit) {
+        return abcOnDevices && !backend(device).abcOnDevice() ? PartitionFootprint.groth16(circuit).abc() : 0;
     }
 
     @Override
@@ -90,20 +105,27 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
                     + witness.value(0) + ", must be 1");
         }
         checkConstraints(work, witness);
+        if (abcOnDevices) {
+            return new SynthesizedPartition(key, witness, null);
+        }
         if (Thread.interrupted()) {
             throw new InterruptedException("cancelled before evaluating a, b, c");
         }
-        Synthesized abc = Synthesis.evaluate(key, witness,
-                bytes -> allocator.allocate(BufferClass.ABC, bytes).segment());
-        return new SynthesizedPartition(key, witness, abc);
+        return new SynthesizedPartition(key, witness, hostAbc(key, witness, allocator));
     }
 
     @Override
     public StartedProof proveStart(ProvingDevice device, SynthesizedPartition synthesized, BufferAllocator allocator)
             throws DeviceFaultException {
+        ProverBackend backend = backend(device);
+        ProvingKey key = synthesized.key();
+        Witness witness = synthesized.witness();
         try {
-            return new StartedProof(device.id(),
-                    backend(device).proveStart(synthesized.key(), synthesized.witness(), synthesized.abc()));
+            if (backend.abcOnDevice()) {
+                return new StartedProof(device.id(), backend.proveStart(key, witness));
+            }
+            Synthesized abc = synthesized.abc() != null ? synthesized.abc() : hostAbc(key, witness, allocator);
+            return new StartedProof(device.id(), backend.proveStart(key, witness, abc));
         } catch (BackendFaultException e) {
             throw new DeviceFaultException("device " + device.id() + ": " + e.getMessage(), e);
         }
@@ -131,6 +153,11 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
         Proof parsed = ProofJson.parse(proof.proofJson(), "proof");
         BigInteger[] signals = PublicSignalsJson.parse(proof.publicSignalsJson(), "publicSignals");
         return Groth16Verifier.verify(circuits.verifyingKey(circuit.id()), signals, parsed).valid();
+    }
+
+    /** a/b/c on the host, into the partition's ABC buffers. */
+    private static Synthesized hostAbc(ProvingKey key, Witness witness, BufferAllocator allocator) {
+        return Synthesis.evaluate(key, witness, bytes -> allocator.allocate(BufferClass.ABC, bytes).segment());
     }
 
     private ProverBackend backend(ProvingDevice device) {

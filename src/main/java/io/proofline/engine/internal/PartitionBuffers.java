@@ -21,6 +21,8 @@ final class PartitionBuffers implements BufferAllocator {
     private final List<OffHeapBuffer> live = new ArrayList<>();
     private Stage stage = Stage.QUEUED;
     private boolean closed;
+    /** ABC bytes allowed beyond the footprint while a late a/b/c evaluation holds its reservation. */
+    private long lateAbc;
 
     PartitionBuffers(BufferTracker tracker, PartitionFootprint footprint) {
         this.tracker = tracker;
@@ -32,7 +34,7 @@ final class PartitionBuffers implements BufferAllocator {
         if (closed) {
             throw new IllegalStateException("the partition has finished; its buffers are freed");
         }
-        long allowed = footprint.bytes(bufferClass);
+        long allowed = footprint.bytes(bufferClass) + (bufferClass == BufferClass.ABC ? lateAbc : 0);
         long held = liveBytes(bufferClass);
         if (held + bytes > allowed) {
             throw new IllegalStateException("allocating " + bytes + " B of " + bufferClass + " (" + held
@@ -43,6 +45,11 @@ final class PartitionBuffers implements BufferAllocator {
         return buffer;
     }
 
+    /** Allows {@code bytes} of ABC beyond the footprint (reserved by the caller), until {@link #free}(ABC). */
+    synchronized void allowLateAbc(long bytes) {
+        lateAbc = bytes;
+    }
+
     synchronized void moveTo(Stage next) {
         stage = next;
         live.removeIf(OffHeapBuffer::isClosed);
@@ -51,6 +58,9 @@ final class PartitionBuffers implements BufferAllocator {
 
     /** Frees the partition's buffers of one class (ABC after prove start, PENDING after a device fault). */
     synchronized void free(BufferClass bufferClass) {
+        if (bufferClass == BufferClass.ABC) {
+            lateAbc = 0;
+        }
         live.removeIf(b -> {
             if (b.bufferClass() == bufferClass) {
                 b.close();

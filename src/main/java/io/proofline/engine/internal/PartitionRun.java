@@ -8,6 +8,7 @@ import io.proofline.engine.PartitionStatus;
 import io.proofline.engine.PartitionWork;
 import io.proofline.engine.ProofOutput;
 import io.proofline.engine.ProvingDevice;
+import io.proofline.engine.KeyAdmission;
 import io.proofline.engine.Reservation;
 import io.proofline.engine.Stage;
 import io.proofline.engine.TrackedBuffer;
@@ -46,6 +47,9 @@ final class PartitionRun<S, P> {
     private volatile ProvingDevice device;
     private Thread owner;
     private Reservation reservation;
+    private Runnable releaseKey;
+    /** The bytes of a/b/c evaluated late, in prove start (see {@link io.proofline.engine.PartitionProver#lateAbcBytes}). */
+    private Reservation lateAbc;
     private S synthesized;
     private P pending;
     private ProvingDevice pendingDevice;
@@ -132,8 +136,10 @@ final class PartitionRun<S, P> {
 
     // --- what it holds ---------------------------------------------------------------------------
 
-    synchronized void attach(Reservation value) {
-        reservation = value;
+    /** The dispatcher admitted this partition: it now holds its reservation and a use of its circuit's key. */
+    synchronized void attach(KeyAdmission admission) {
+        reservation = admission.partition();
+        releaseKey = admission.releaseKey();
     }
 
     /** The INPUT upload is parsed: stop counting it. */
@@ -188,6 +194,23 @@ final class PartitionRun<S, P> {
         faultedDevices.add(faulty.id());
         lastFault = fault;
         buffers.free(BufferClass.PENDING);
+        releaseLateAbc();
+    }
+
+    /** Holds {@code late} for a/b/c evaluated in prove start, and lets the buffers take that much ABC. */
+    synchronized void attachLateAbc(Reservation late) {
+        releaseLateAbc();
+        lateAbc = late;
+        buffers.allowLateAbc(late.bytes());
+    }
+
+    /** Frees late a/b/c and returns their reservation; nothing when there is none. */
+    private void releaseLateAbc() {
+        if (lateAbc != null) {
+            buffers.free(BufferClass.ABC);
+            lateAbc.close();
+            lateAbc = null;
+        }
     }
 
     synchronized Set<String> faultedDevices() {
@@ -200,6 +223,7 @@ final class PartitionRun<S, P> {
 
     /** Prove start returned: the ABC buffers are dead and their bytes go back to the budget. */
     synchronized void abcDone() {
+        releaseLateAbc();
         buffers.free(BufferClass.ABC);
         if (reservation != null) {
             reservation.release(Math.min(footprint.abc(), reservation.bytes()));
@@ -217,9 +241,18 @@ final class PartitionRun<S, P> {
     /** Frees every buffer and returns the whole reservation; safe to call more than once. */
     synchronized void releaseAll() {
         buffers.close();
+        if (lateAbc != null) {
+            lateAbc.close();
+            lateAbc = null;
+        }
         inputEntry.close();
         if (reservation != null) {
             reservation.close();
+        }
+        if (releaseKey != null) {
+            Runnable release = releaseKey;
+            releaseKey = null;
+            release.run();
         }
         synthesized = null;
         pending = null;

@@ -1,16 +1,29 @@
 package io.proofline.engine.internal;
 
+import io.proofline.engine.AdmissionTimeoutException;
 import io.proofline.engine.BufferTracker;
 import io.proofline.engine.DeviceFaultException;
+import io.proofline.engine.KeyResidency;
+import io.proofline.engine.MemoryBudget;
 import io.proofline.engine.PartitionProver;
+import io.proofline.engine.PartitionTooLargeException;
+import io.proofline.engine.ProvingDevice;
+import io.proofline.engine.Reservation;
 import io.proofline.engine.Stage;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 
 /**
  * The proving workers (one per device permit): take the next partition from the hand-off, place it on the
  * least-loaded device, run prove start, free ABC and return its bytes, and pass the partition to a finalizer.
  * A device fault sends the partition back to the hand-off, to be placed on another device.
+ *
+ * <p>When the partition's footprint left a/b/c to the devices and the device it got reads them from the host (the
+ * CPU fallback beside GPUs), their bytes are reserved here, after placement and before prove start — evicting idle
+ * keys first, waiting if need be — and returned with the ABC buffers when prove start ends or faults.
  */
 final class ProvingStage<S, P> {
 
@@ -20,16 +33,24 @@ final class ProvingStage<S, P> {
     private final FinalizeStage<S, P> finalizers;
     private final Lifecycle<S, P> lifecycle;
     private final BufferTracker tracker;
+    /** Null under the BASELINE policy, which reserves nothing. */
+    private final MemoryBudget budget;
+    private final KeyResidency keys;
+    private final Duration admissionWait;
     private volatile boolean stopped;
 
     ProvingStage(PartitionProver<S, P> prover, Handoff<PartitionRun<S, P>> handoff, DevicePool devices,
-                 FinalizeStage<S, P> finalizers, Lifecycle<S, P> lifecycle, BufferTracker tracker) {
+                 FinalizeStage<S, P> finalizers, Lifecycle<S, P> lifecycle, BufferTracker tracker,
+                 MemoryBudget budget, KeyResidency keys, Duration admissionWait) {
         this.prover = prover;
         this.handoff = handoff;
         this.devices = devices;
         this.finalizers = finalizers;
         this.lifecycle = lifecycle;
         this.tracker = tracker;
+        this.budget = budget;
+        this.keys = keys;
+        this.admissionWait = admissionWait;
     }
 
     void start(ExecutorService pool) {
@@ -86,6 +107,7 @@ final class ProvingStage<S, P> {
             partition.device(lease.device());
             partition.moveTo(Stage.PROVING);
             tracker.event(partition + " proving on " + lease.device().id());
+            reserveLateAbc(partition, lease.device());
             try {
                 P pending = prover.proveStart(lease.device(), partition.synthesized(), partition.buffers());
                 lease.succeeded();
@@ -100,5 +122,28 @@ final class ProvingStage<S, P> {
                 return false;
             }
         }
+    }
+
+    /** Reserves the a/b/c that {@code device} needs evaluated on the host in prove start, if any. */
+    private void reserveLateAbc(PartitionRun<S, P> partition, ProvingDevice device) throws InterruptedException {
+        long late = prover.lateAbcBytes(device, partition.job().circuit());
+        if (late <= 0 || budget == null) {
+            return;
+        }
+        // the partition's key is resident and in use meanwhile: all three must fit together
+        long total = Math.addExact(Math.addExact(partition.footprint().total(), late),
+                keys.keyBytes(partition.job().circuit().id()));
+        if (!budget.canEverFit(total)) {
+            throw new PartitionTooLargeException(partition.job().circuit().id(), total, budget.total());
+        }
+        Optional<Reservation> now = budget.tryAcquire(late);
+        if (now.isEmpty()) {
+            keys.evictUnused(late - budget.available(), List.of());
+        }
+        // bounded like the dispatcher's wait: past it the job ends retryably instead of holding its device lease
+        Reservation reservation = now.isPresent() ? now.get() : budget.acquire(late, admissionWait)
+                .orElseThrow(() -> new AdmissionTimeoutException(partition.job().id(), late, admissionWait));
+        partition.attachLateAbc(reservation);
+        tracker.event(partition + " reserved " + late + " B for a/b/c on " + device.id());
     }
 }

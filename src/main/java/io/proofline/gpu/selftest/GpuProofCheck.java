@@ -1,5 +1,6 @@
 package io.proofline.gpu.selftest;
 
+import io.proofline.gpu.GpuConfig;
 import io.proofline.gpu.GpuProverBackend;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
@@ -58,21 +59,26 @@ public final class GpuProofCheck {
 
     private final PrintStream out;
     private final Path outDir;
+    private final GpuConfig config;
     private final long deadlineNanos;
     private final List<String> table = new ArrayList<>();
     private int failures;
 
-    /** @param seconds no case starts after this many seconds from construction */
-    public GpuProofCheck(PrintStream out, Path outDir, long seconds) {
+    /**
+     * @param seconds no case starts after this many seconds from construction
+     * @param config  the GPU backend's settings
+     */
+    public GpuProofCheck(PrintStream out, Path outDir, long seconds, GpuConfig config) {
         this.out = out;
         this.outDir = outDir;
+        this.config = config;
         this.deadlineNanos = System.nanoTime() + seconds * 1_000_000_000L;
     }
 
     /** Runs the cases in order; returns the number of failures. */
     public int run(List<Case> cases) {
         Set<String> written = new HashSet<>();
-        try (GpuProverBackend gpu = new GpuProverBackend()) {
+        try (GpuProverBackend gpu = new GpuProverBackend(config)) {
             out.println("proofs on " + gpu.device());
             for (Case c : cases) {
                 String label = String.format(Locale.ROOT, "%-9s 2^%-3d", c.curve().name(), c.logConstraints());
@@ -103,7 +109,7 @@ public final class GpuProofCheck {
         if (fixtures.isEmpty()) {
             throw new IOException("no fixtures (circuit.zkey + witness.wtns) under " + root);
         }
-        try (GpuProverBackend gpu = new GpuProverBackend()) {
+        try (GpuProverBackend gpu = new GpuProverBackend(config)) {
             out.println("fixtures on " + gpu.device());
             for (Path dir : fixtures) {
                 String name = dir.getParent().getFileName() + "-" + dir.getFileName();
@@ -172,7 +178,9 @@ public final class GpuProofCheck {
     private Path prove(GpuProverBackend gpu, String label, ProvingKey key, Witness witness, double setupS,
                        Path writeDir) throws IOException {
         try (Arena arena = Arena.ofShared()) {
-            Synthesized abc = Synthesis.evaluate(key, witness, bytes -> arena.allocate(bytes, 8));
+            // a/b/c as the backend is configured: on the device from the key's rows, or from the host.
+            Synthesized abc = gpu.abcOnDevice() ? null
+                    : Synthesis.evaluate(key, witness, bytes -> arena.allocate(bytes, 8));
             ProofTiming t = ProofTiming.measure(gpu, key, witness, abc, WARM_RUNS, 1);
             PendingProof pending = t.pending();
             boolean valid = t.allVerified();
@@ -189,9 +197,10 @@ public final class GpuProofCheck {
                 failures++;
             }
             double warmMs = t.warmMedianMs();
-            line(String.format(Locale.ROOT, "%s B2 on %s domain %8d, %8d vars  %s  sums %s  proveStart gpu "
+            line(String.format(Locale.ROOT, "%s a/b/c on %s B2 on %s domain %8d, %8d vars  %s  sums %s  proveStart gpu "
                             + "%8.1f ms (first, key upload incl. %8.1f)  cpu %9.1f ms  x%5.1f  proveFinish %8.1f ms  "
-                            + "setup %.1f s", label, pending.hasSumB2() ? "gpu" : "cpu", key.domainSize(), key.nVars(),
+                            + "setup %.1f s", label, abc == null ? "gpu" : "cpu", pending.hasSumB2() ? "gpu" : "cpu",
+                    key.domainSize(), key.nVars(),
                     valid ? "VERIFIED" : "INVALID ", same ? "=cpu" : "DIFFER", warmMs, t.firstStartMs(), cpuMs,
                     cpuMs / warmMs, t.finishMedianMs(), setupS));
             StringBuilder split = new StringBuilder("  prove start steps (last run, ms):");

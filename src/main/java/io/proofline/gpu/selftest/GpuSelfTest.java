@@ -1,18 +1,19 @@
 package io.proofline.gpu.selftest;
 
 import io.proofline.algebra.field.PrimeField;
-import io.proofline.gpu.DeviceBuffer;
-import io.proofline.gpu.GpuContext;
+import io.proofline.gpu.internal.DeviceBuffer;
+import io.proofline.gpu.GpuConfig;
+import io.proofline.gpu.internal.GpuContext;
 import io.proofline.gpu.GpuCurve;
-import io.proofline.gpu.GpuDevice;
-import io.proofline.gpu.GpuDevices;
-import io.proofline.gpu.GpuGroup;
-import io.proofline.gpu.GpuMsm;
-import io.proofline.gpu.GpuNtt;
-import io.proofline.gpu.GpuStream;
-import io.proofline.gpu.GpuTimer;
-import io.proofline.gpu.KernelModule;
-import io.proofline.gpu.StageTimes;
+import io.proofline.gpu.internal.GpuDevice;
+import io.proofline.gpu.internal.GpuDevices;
+import io.proofline.gpu.internal.GpuGroup;
+import io.proofline.gpu.internal.GpuMsm;
+import io.proofline.gpu.internal.GpuNtt;
+import io.proofline.gpu.internal.GpuStream;
+import io.proofline.gpu.internal.GpuTimer;
+import io.proofline.gpu.internal.KernelModule;
+import io.proofline.gpu.internal.StageTimes;
 
 import java.io.PrintStream;
 import java.math.BigInteger;
@@ -38,13 +39,15 @@ public final class GpuSelfTest {
 
     private final PrintStream out;
     private final Options options;
+    private final GpuConfig config;
     private final SplittableRandom random;
     private final List<Row> rows = new ArrayList<>();
     private final List<String> timings = new ArrayList<>();
 
-    public GpuSelfTest(PrintStream out, Options options) {
+    public GpuSelfTest(PrintStream out, Options options, GpuConfig config) {
         this.out = out;
         this.options = options;
+        this.config = config;
         this.random = new SplittableRandom(options.seed());
     }
 
@@ -53,7 +56,8 @@ public final class GpuSelfTest {
         GpuDevice device = devices.getFirst();
         out.println("devices: " + devices);
         out.println("seed: " + options.seed());
-        try (GpuContext context = GpuContext.open(device); KernelModule module = KernelModule.load(context);
+        try (GpuContext context = GpuContext.open(device);
+             KernelModule module = KernelModule.load(context, config.kernels());
              GpuStream stream = new GpuStream()) {
             out.println("tunables: " + module.tunables());
             for (GpuCurve curve : GpuCurve.values()) {
@@ -66,6 +70,8 @@ public final class GpuSelfTest {
                         checkNtt(module, stream, curve, Math.min(log, options.maxLog()));
                     }
                     checkCosetH(module, stream, curve, Math.min(12, options.maxLog()));
+                    checkAbc(module, stream, curve, 7);
+                    checkAbc(module, stream, curve, 1 << Math.min(20, options.maxLog()));
                     checkMsm(module, stream, curve, 100, ScalarMix.ONES, false);
                     checkMsm(module, stream, curve, 1 << 10, ScalarMix.WITNESS, false);
                     int n = 1 << Math.min(20, options.maxLog());
@@ -84,6 +90,11 @@ public final class GpuSelfTest {
                     }
                 }
                 checkCosetH(module, stream, curve, Math.min(12, options.maxLog()));
+                for (int rows : new int[] {1, 2, 7, 1000, (1 << 10) + 1, 1 << 16, 1 << 20}) {
+                    if (rows <= 1 << options.maxLog()) {
+                        checkAbc(module, stream, curve, rows);
+                    }
+                }
                 checkMsm(module, stream, curve, 100, ScalarMix.ONES, false);
                 checkMsm(module, stream, curve, 100, ScalarMix.SMALL, false);
                 checkMsm(module, stream, curve, 1, ScalarMix.UNIFORM, false);
@@ -220,6 +231,23 @@ public final class GpuSelfTest {
         record(curve, "coset H = a'b' - c'", "2^" + logN, Arrays.equals(got, want), mismatches(fr, got, want));
     }
 
+    /**
+     * a/b/c from constraint rows on the device against the host's evaluation ({@link AbcCheck}); timed at the largest
+     * size when benching.
+     */
+    private void checkAbc(KernelModule module, GpuStream stream, GpuCurve curve, int rows) {
+        guarded(curve, "a/b/c from rows", sizeName(rows), () -> {
+            try (AbcCheck check = new AbcCheck(curve, rows, Math.max(3, rows), random.nextLong())) {
+                AbcCheck.Outcome outcome = check.run(module, stream);
+                record(curve, "a/b/c from rows", sizeName(rows), outcome.ok(), outcome.detail());
+                if (options.bench() && rows == 1 << Math.min(20, options.maxLog())) {
+                    time(curve, "a/b/c from rows (" + check.shape() + ")", sizeName(rows), stream,
+                            () -> check.enqueue(module, stream));
+                }
+            }
+        });
+    }
+
     /** How the MSM's scalars are drawn: uniform in Fr, or witness-like (many 0 and 1, some small, some r − 1). */
     enum ScalarMix {
         /** uniform in Fr */
@@ -250,7 +278,7 @@ public final class GpuSelfTest {
         MsmInput input = MsmInput.create(g1, fr, n, mix, progression, random);
         long[] expected = g1.toAffine(g1.multiply(g1.fromAffine(g1.generator()), input.expectedLog()));
         try (DeviceBuffer points = DeviceBuffer.of(input.points()); DeviceBuffer scalars = DeviceBuffer.of(input.scalars());
-             GpuMsm msm = new GpuMsm(module, curve, n)) {
+             GpuMsm msm = new GpuMsm(module, curve, n, config.msmShape())) {
             long[] got = g1.affineFromXyzz(msm.run(points, scalars, stream));
             boolean ok = Arrays.equals(got, expected) && g1.isOnCurve(got);
             record(curve, "g1 msm " + mix.name().toLowerCase(Locale.ROOT) + " c=" + msm.windowBits(),
@@ -265,7 +293,7 @@ public final class GpuSelfTest {
                 stages(curve, "g1", msm, points, scalars, stream);
                 if (mix == ScalarMix.UNIFORM) {
                     for (int c : new int[] {12, 14, 15, 17}) {
-                        try (GpuMsm variant = new GpuMsm(module, curve, n, c)) {
+                        try (GpuMsm variant = new GpuMsm(module, GpuGroup.g1(curve), n, c, config.msmShape())) {
                             long[] v = g1.affineFromXyzz(variant.run(points, scalars, stream));
                             record(curve, "g1 msm uniform c=" + c, sizeName(n), Arrays.equals(v, expected),
                                     Arrays.equals(v, expected) ? "equal to (Σ s·k)·G" : "differs from (Σ s·k)·G");
@@ -285,7 +313,7 @@ public final class GpuSelfTest {
             G2MsmInput input = G2MsmInput.create(curve, n, mix, random);
             try (DeviceBuffer points = DeviceBuffer.of(input.points());
                  DeviceBuffer scalars = DeviceBuffer.of(input.scalars());
-                 GpuMsm msm = new GpuMsm(module, GpuGroup.g2(curve), n)) {
+                 GpuMsm msm = new GpuMsm(module, GpuGroup.g2(curve), n, config.msmShape())) {
                 long[] got = msm.runAffine(points, scalars, stream);
                 boolean ok = Arrays.equals(got, input.expected());
                 record(curve, check + " c=" + msm.windowBits(), sizeName(n), ok,

@@ -67,6 +67,25 @@ public interface ProverBackend {
     PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc);
 
     /**
+     * Whether this backend evaluates a = A·w, b = B·w, c = a∘b itself, on its device, from the witness and the key's
+     * rows resident there: callers then skip the host evaluation (and its memory) and call
+     * {@link #proveStart(ProvingKey, Witness)}. False by default.
+     */
+    default boolean abcOnDevice() {
+        return false;
+    }
+
+    /**
+     * Prove start with a/b/c evaluated on the device; only for backends whose {@link #abcOnDevice()} is true.
+     *
+     * @throws UnsupportedOperationException from backends that read a/b/c from the host
+     * @throws BackendFaultException when the device failed (not the inputs)
+     */
+    default PendingProof proveStart(ProvingKey key, Witness witness) {
+        throw new UnsupportedOperationException(name() + " reads a/b/c from the host: call proveStart with them");
+    }
+
+    /**
      * The G2 MSM {@code ΣB2 = Σ wᵢ·B2[i]} and the assembly with fresh random r, s:
      * {@code πA = ΣA + α + rδ}, {@code πB = ΣB2 + β₂ + sδ₂},
      * {@code πC = ΣC + ΣH + s·πA + r·(ΣB1 + β₁ + sδ₁) − rs·δ₁}.

@@ -33,6 +33,11 @@ public final class Units {
         return threeDigits(value) + " " + BYTE_UNITS[unit];
     }
 
+    /** As {@link #bytes}, with a sign where the figure may be negative ({@code −256 MiB}: the unaccounted bytes). */
+    public String signedBytes(long bytes) {
+        return bytes < 0 ? "\u2212" + bytes(bytes == Long.MIN_VALUE ? Long.MAX_VALUE : -bytes) : bytes(bytes);
+    }
+
     /** {@code 0 ms}, {@code 850 ms}, {@code 1.25 s}, {@code 42.0 s}, {@code 2 min 05 s}, {@code 3 h 07 min}. */
     public String duration(Duration duration) {
         if (duration == null || duration.isNegative()) {

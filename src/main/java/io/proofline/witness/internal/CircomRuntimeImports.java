@@ -1,6 +1,5 @@
 package io.proofline.witness.internal;
 
-import com.dylibso.chicory.runtime.ByteArrayMemory;
 import com.dylibso.chicory.runtime.ExportFunction;
 import com.dylibso.chicory.runtime.HostFunction;
 import com.dylibso.chicory.runtime.ImportMemory;
@@ -33,6 +32,10 @@ import java.util.function.Consumer;
  *   <li>{@code printDebug(i32)}: only in snarkjs's runtime; logged.</li>
  * </ul>
  * A module that imports {@code env.memory} (older circom builds) gets a fresh memory of its declared size.
+ *
+ * <p>The module is untrusted: what it sends through these imports (messages, log items, error text) counts against
+ * one budget of characters, and the field size it reports is checked before it sizes anything; past either, the
+ * computation stops with a {@link SandboxLimitException}.
  */
 public final class CircomRuntimeImports {
 
@@ -40,14 +43,26 @@ public final class CircomRuntimeImports {
     private static final Set<String> FUNCTIONS = Set.of(
             "exceptionHandler", "printErrorMessage", "writeBufferMessage", "showSharedRWMemory", "printDebug");
 
+    /** The most 32-bit words a field element of a supported circuit has (BN254 and BLS12-381 scalars: 8). */
+    public static final int MAX_N32 = 16;
+
     private final Consumer<String> logSink;
+    private final long maxMemoryBytes;
+    private final long maxLogChars;
+    private long logChars;
     private final StringBuilder errors = new StringBuilder();
     private final StringBuilder pendingLine = new StringBuilder();
     private final List<String> log = new ArrayList<>();
 
-    /** @param logSink receives each completed {@code log()} line of the circuit (as well as {@link #log()}) */
-    public CircomRuntimeImports(Consumer<String> logSink) {
+    /**
+     * @param logSink        receives each completed {@code log()} line of the circuit (as well as {@link #log()})
+     * @param maxLogChars    the characters of messages, log items and error text the module may send in all
+     * @param maxMemoryBytes the size an imported linear memory may reach
+     */
+    public CircomRuntimeImports(Consumer<String> logSink, long maxLogChars, long maxMemoryBytes) {
         this.logSink = logSink;
+        this.maxLogChars = maxLogChars;
+        this.maxMemoryBytes = maxMemoryBytes;
     }
 
     /** Rejects, at load time, a module that needs imports this runtime does not provide. */
@@ -78,7 +93,7 @@ public final class CircomRuntimeImports {
                 case FunctionImport f -> builder.addFunction(new HostFunction(f.module(), f.name(),
                         module.typeSection().getType(f.typeIndex()), handler(f.name())));
                 case MemoryImport m -> builder.addMemory(
-                        new ImportMemory(m.module(), m.name(), new ByteArrayMemory(m.limits())));
+                        new ImportMemory(m.module(), m.name(), CappedMemory.of(m.limits(), maxMemoryBytes)));
                 default -> throw new IllegalStateException("checkSupported lets no " + imp + " through");
             }
         }
@@ -91,7 +106,9 @@ public final class CircomRuntimeImports {
                 throw new CircomAbort((int) args[0]);
             };
             case "printErrorMessage" -> (instance, args) -> {
-                errors.append(readMessage(instance)).append('\n');
+                String message = readMessage(instance);
+                count(1);
+                errors.append(message).append('\n');
                 return null;
             };
             case "writeBufferMessage" -> (instance, args) -> {
@@ -108,7 +125,9 @@ public final class CircomRuntimeImports {
                 return null;
             };
             case "printDebug" -> (instance, args) -> {
-                emit("printDebug: " + (int) args[0]);
+                String line = "printDebug: " + (int) args[0];
+                count(line.length());
+                emit(line);
                 return null;
             };
             default -> throw new IllegalStateException("checkSupported lets no runtime." + name + " through");
@@ -131,6 +150,7 @@ public final class CircomRuntimeImports {
     }
 
     private void appendItem(String item) {
+        count(1); // the separator: an empty item still costs
         if (!pendingLine.isEmpty()) {
             pendingLine.append(' '); // items of one log() call are separated by spaces, as in the JS
         }
@@ -143,22 +163,40 @@ public final class CircomRuntimeImports {
     }
 
     private void emit(String line) {
+        count(1);
         log.add(line);
         logSink.accept(line);
     }
 
-    /** circom's {@code getMessage()}: characters from {@code getMessageChar()} until a 0. */
-    private static String readMessage(Instance instance) {
+    /**
+     * circom's {@code getMessage()}: characters from {@code getMessageChar()} until a 0, each counted against the log
+     * budget (a module whose message never ends stops there).
+     */
+    private String readMessage(Instance instance) {
         ExportFunction next = instance.export("getMessageChar");
         StringBuilder message = new StringBuilder();
         for (int c = (int) next.apply()[0]; c != 0; c = (int) next.apply()[0]) {
+            count(1);
             message.append((char) c);
         }
         return message.toString();
     }
 
-    private static BigInteger readSharedFieldElement(Instance instance) {
+    private void count(long chars) {
+        logChars += chars;
+        if (logChars > maxLogChars) {
+            throw new SandboxLimitException("the circuit's log and message output passed the limit of " + maxLogChars
+                    + " characters");
+        }
+    }
+
+    private BigInteger readSharedFieldElement(Instance instance) {
         int n32 = (int) instance.export("getFieldNumLen32").apply()[0];
+        if (n32 < 1 || n32 > MAX_N32) {
+            throw new SandboxLimitException("getFieldNumLen32 answered " + n32 + ": not a field size (1 to " + MAX_N32
+                    + " words)");
+        }
+        count(10L * n32); // the decimal digits of the element, at most ~9.7 per word
         ExportFunction read = instance.export("readSharedRWMemory");
         byte[] bigEndian = new byte[4 * n32 + 1]; // leading 0: non-negative
         for (int j = 0; j < n32; j++) {

@@ -23,8 +23,20 @@ import java.util.Map;
  * {@code BigInt}). They are kept as given; reduction mod p happens when the prime is known.
  * Unlike circom's JS, which insists that an array's values share one JavaScript type, numbers and strings
  * may be mixed (snarkjs accepts that too); values and objects may not.
+ *
+ * <p>A value may have at most {@value #MAX_DECIMAL_DIGITS} decimal or {@value #MAX_HEX_DIGITS} hex digits (and as
+ * many bits in octal or binary): a field element of either curve needs at most 78 decimal digits, and
+ * {@code BigInteger}'s parser is quadratic in the length, so a longer number is refused before it is read. Exponent
+ * notation ({@code 1e999999999}) is held to the same bound on the digits its value would have.
  */
 public final class InputFlattener {
+
+    /** The most decimal digits of one value (without sign). */
+    public static final int MAX_DECIMAL_DIGITS = 80;
+    /** The most hex digits of one value (without sign and {@code 0x}). */
+    public static final int MAX_HEX_DIGITS = 66;
+    /** The bits of the largest value the digit bounds admit: 10^80 < 2^266. */
+    private static final int MAX_BITS = 266;
 
     private InputFlattener() {
     }
@@ -94,16 +106,16 @@ public final class InputFlattener {
     static BigInteger toInteger(String signal, Object value) {
         try {
             return switch (value) {
-                case BigInteger b -> b;
+                case BigInteger b -> bounded(signal, b);
                 case Long l -> BigInteger.valueOf(l);
                 case Integer i -> BigInteger.valueOf(i);
                 case Short s -> BigInteger.valueOf(s);
                 case Byte b -> BigInteger.valueOf(b);
-                case BigDecimal d -> d.toBigIntegerExact();
-                case Double d when Double.isFinite(d) -> new BigDecimal(d).toBigIntegerExact();
-                case Float f when Float.isFinite(f) -> new BigDecimal(f).toBigIntegerExact();
+                case BigDecimal d -> exactInteger(signal, d);
+                case Double d when Double.isFinite(d) -> exactInteger(signal, new BigDecimal(d));
+                case Float f when Float.isFinite(f) -> exactInteger(signal, new BigDecimal(f));
                 case Boolean b -> b ? BigInteger.ONE : BigInteger.ZERO;
-                case CharSequence s -> parseString(s.toString().strip());
+                case CharSequence s -> parseString(signal, s.toString().strip());
                 case null -> throw new NumberFormatException("null");
                 default -> throw new NumberFormatException(value.getClass().getSimpleName());
             };
@@ -113,7 +125,29 @@ public final class InputFlattener {
         }
     }
 
-    private static BigInteger parseString(String s) {
+    private static BigInteger bounded(String signal, BigInteger value) {
+        if (value.bitLength() > MAX_BITS) {
+            throw tooLong(signal);
+        }
+        return value;
+    }
+
+    /**
+     * A decimal's integer value without expanding it first: {@code 1e999999999} would be a billion-digit
+     * {@code BigInteger}, {@code 1e-999999999} a division by one.
+     */
+    private static BigInteger exactInteger(String signal, BigDecimal value) {
+        BigDecimal stripped = value.signum() == 0 ? BigDecimal.ZERO : value.stripTrailingZeros();
+        if (stripped.scale() > 0) {
+            throw new NumberFormatException("fraction");
+        }
+        if ((long) stripped.precision() - stripped.scale() > MAX_DECIMAL_DIGITS) {
+            throw tooLong(signal);
+        }
+        return stripped.toBigIntegerExact();
+    }
+
+    private static BigInteger parseString(String signal, String s) {
         if (s.isEmpty()) {
             throw new NumberFormatException("empty"); // BigInt("") is 0n, but an empty value is a client bug
         }
@@ -134,8 +168,24 @@ public final class InputFlattener {
         if (digits.isEmpty() || digits.charAt(0) == '-' || digits.charAt(0) == '+') {
             throw new NumberFormatException(s);
         }
+        if (digits.length() > maxDigits(radix)) {
+            throw tooLong(signal);
+        }
         BigInteger magnitude = new BigInteger(digits, radix);
         return negative ? magnitude.negate() : magnitude;
+    }
+
+    private static int maxDigits(int radix) {
+        return switch (radix) {
+            case 16 -> MAX_HEX_DIGITS;
+            case 10 -> MAX_DECIMAL_DIGITS;
+            default -> MAX_BITS / Integer.numberOfTrailingZeros(radix) + 1;
+        };
+    }
+
+    private static WitnessException tooLong(String signal) {
+        return invalid("input '" + signal + "' has more than " + MAX_DECIMAL_DIGITS + " decimal (" + MAX_HEX_DIGITS
+                + " hex) digits; a field element has at most 78");
     }
 
     private static String describe(Object value) {

@@ -3,6 +3,7 @@ package io.proofline.snark.format;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.SnarkCurve;
+import io.proofline.snark.SnarkCurves;
 import io.proofline.snark.VerifyingKey;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -11,6 +12,7 @@ import java.math.BigInteger;
 import java.nio.file.Files;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** Our JSON writers against the files snarkjs wrote, byte for byte. */
 class SnarkjsJsonTest {
@@ -47,5 +49,25 @@ class SnarkjsJsonTest {
         assertEquals(BigInteger.valueOf(3 * 11 * 7 + 3), signals[0], "out = a·b·c + a");
         assertEquals(BigInteger.valueOf(3), signals[1], "a");
         assertEquals(publicText, PublicSignalsJson.toString(signals));
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.proofline.snark.format.SnarkjsFixtures#curves")
+    void aRapidsnarkProofWithoutCurveIsReadOnTheKeysCurve(SnarkCurve curve) throws Exception {
+        String snarkjs = Files.readString(SnarkjsFixtures.file(curve, "proof.json"));
+        String rapidsnark = RapidsnarkProofJson.of(SnarkjsFixtures.file(curve, "proof.json"));
+        Proof proof = ProofJson.parse(rapidsnark, "proof.json", curve);
+        assertEquals(curve, proof.curve());
+        assertEquals(snarkjs, ProofJson.toString(proof), "the same proof as snarkjs's file");
+        FormatException withoutKey = assertThrows(FormatException.class, () -> ProofJson.parse(rapidsnark, "proof.json"));
+        assertEquals("proof.json: 'curve' is missing", withoutKey.getMessage());
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.proofline.snark.format.SnarkjsFixtures#curves")
+    void aProofThatNamesItsCurveKeepsItWhateverTheKeysCurve(SnarkCurve curve) throws Exception {
+        String snarkjs = Files.readString(SnarkjsFixtures.file(curve, "proof.json"));
+        SnarkCurve other = SnarkCurves.all().stream().filter(c -> c != curve).findFirst().orElseThrow();
+        assertEquals(curve, ProofJson.parse(snarkjs, "proof.json", other).curve());
     }
 }

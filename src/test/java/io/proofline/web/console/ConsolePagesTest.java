@@ -68,6 +68,10 @@ class ConsolePagesTest {
                         containsString("width:82.43243243243244%"),
                         containsString("900 MiB"), containsString("560 GiB"),
                         containsString("data-device=\"gpu0\""), containsString("60.0 GiB"),
+                        // the limit, its fixed part by figure, and the unaccounted bytes
+                        containsString("data-field=\"limit\">768 GiB<"), containsString(">cgroup<"),
+                        containsString("data-figure=\"metaspace\""), containsString("256 MiB"),
+                        containsString("data-field=\"unaccounted\">3.00 GiB<"),
                         // per device: the keys resident on it and its working buffers (KEY_DEVICE, SCRATCH_DEVICE)
                         containsString("data-field=\"keyBytes\">9.50 GiB<"),
                         containsString("data-field=\"keyBuffers\">2<"),

@@ -32,6 +32,7 @@ class ConsoleSecurityTest {
 
     static final String API_KEY = "console-security-test-key";
     static final String PASSWORD = "console-security-test-password";
+    static final String METRICS_PASSWORD = "console-security-test-metrics";
 
     @Autowired
     MockMvc mvc;
@@ -42,6 +43,7 @@ class ConsoleSecurityTest {
         registry.add("proofline.store.data-dir", () -> dir);
         registry.add("proofline.security.api-keys", () -> API_KEY);
         registry.add("proofline.security.admin-password", () -> PASSWORD);
+        registry.add("proofline.security.metrics-password", () -> METRICS_PASSWORD);
         registry.add("proofline.console.demo.enabled", () -> "false");
         registry.add("proofline.gpu.enabled", () -> "false");
     }
@@ -101,5 +103,30 @@ class ConsoleSecurityTest {
     void theDemoLoadExplainsWhenTheDemoIsOff() throws Exception {
         mvc.perform(post("/console/demo").with(user("admin").roles("ADMIN")).with(csrf()))
                 .andExpect(redirectedUrl("/console"));
+    }
+
+    @Test
+    void theConsoleAndTheLoginPageCarryTheSecurityHeaders() throws Exception {
+        for (var request : new org.springframework.test.web.servlet.RequestBuilder[]{
+                get("/console").with(httpBasic("admin", PASSWORD)), get("/login")}) {
+            mvc.perform(request).andExpect(status().isOk())
+                    .andExpect(header().string("Content-Security-Policy", containsString("frame-ancestors 'none'")))
+                    .andExpect(header().string("Content-Security-Policy", containsString("script-src 'self'")))
+                    .andExpect(header().string("X-Frame-Options", "DENY"))
+                    .andExpect(header().string("X-Content-Type-Options", "nosniff"));
+        }
+    }
+
+    @Test
+    void theMetricsUserReadsPrometheusAndHealthOnly() throws Exception {
+        mvc.perform(get("/actuator/prometheus").with(httpBasic("metrics", METRICS_PASSWORD)))
+                .andExpect(status().isOk()).andExpect(content().string(containsString("proofline_")));
+        mvc.perform(get("/actuator/health").with(httpBasic("metrics", METRICS_PASSWORD)))
+                .andExpect(status().isOk());
+        for (String path : new String[]{"/console", "/console/config", "/actuator/metrics", "/actuator/pipeline"}) {
+            mvc.perform(get(path).with(httpBasic("metrics", METRICS_PASSWORD))).andExpect(status().isForbidden());
+        }
+        mvc.perform(get("/actuator/prometheus").with(httpBasic("admin", PASSWORD))).andExpect(status().isOk());
+        mvc.perform(get("/actuator/prometheus")).andExpect(status().isUnauthorized());
     }
 }

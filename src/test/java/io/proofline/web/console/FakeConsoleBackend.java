@@ -7,6 +7,7 @@ import io.proofline.engine.DeviceFigures;
 import io.proofline.engine.DeviceMemory;
 import io.proofline.engine.JobState;
 import io.proofline.engine.PartitionStatus;
+import io.proofline.engine.MemoryFigures;
 import io.proofline.engine.PipelineSnapshot;
 import io.proofline.engine.Priority;
 import io.proofline.engine.ProcessMemory;
@@ -46,6 +47,8 @@ final class FakeConsoleBackend implements ConsoleBackend {
         return new PipelineSnapshot(Instant.parse("2026-12-02T12:00:00Z"), cells,
                 new ProcessMemory(668 * GIB, 700 * GIB, 900L << 20, 2 * GIB, 560 * GIB, 120),
                 new BudgetFigures(740 * GIB, 610 * GIB, 650 * GIB),
+                new MemoryFigures(768 * GIB, "CGROUP", java.util.Map.of("max heap", GIB, "metaspace", 256L << 20),
+                        GIB + (256L << 20), 740 * GIB, 560 * GIB, 3L << 30),
                 List.of(new DeviceFigures("gpu0", new DeviceMemory(60 * GIB, 20 * GIB, 2, 19 * GIB / 2, 14, 13 * GIB / 4), 1, 2, "CLOSED"),
                         new DeviceFigures("gpu1", new DeviceMemory(50 * GIB, 30 * GIB), 2, 2, "OPEN"),
                         new DeviceFigures("cpu", DeviceMemory.UNKNOWN, 0, 2, "CLOSED", true)),

@@ -24,7 +24,7 @@ class CircomExportsTest {
         }
         assertThat(CircomExports.checkSupported(module)).isTrue();
         Instance instance = Instance.builder(module)
-                .withImportValues(new CircomRuntimeImports(line -> { }).importValues(module)).build();
+                .withImportValues(new CircomRuntimeImports(line -> { }, 1 << 20, 1L << 30).importValues(module)).build();
         CircomExports direct = new CircomExports(instance, true);
         CircomExports viaExports = new CircomExports(instance, false);
         int n8 = 4 * direct.n32();

@@ -1,0 +1,97 @@
+package io.proofline.engine;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+
+import java.lang.management.ManagementFactory;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SequencedMap;
+
+/**
+ * The part of the memory limit the budget does not govern, as named figures: each is a cap the JVM enforces or a
+ * declared bound, so their sum is the most this part may hold. The budget is the limit less this sum
+ * ({@link MemoryPlan}). The witness calculators' linear memory (Chicory's) lives on the JVM heap, so the heap's
+ * maximum bounds it.
+ *
+ * @param maxHeapBytes      the JVM heap's maximum ({@code -Xmx})
+ * @param metaspaceBytes    {@code MaxMetaspaceSize}, or {@link HeapRule#METASPACE_BYTES} where it is not capped
+ * @param codeCacheBytes    {@code ReservedCodeCacheSize}
+ * @param threadStacksBytes the most threads the process is expected to run × the stack size
+ * @param cudaContextBytes  host memory of the CUDA contexts (driver, module images, pinned staging), per GPU
+ * @param marginBytes       what the rest of the native side takes: GC structures, malloc arenas, JIT arenas,
+ *                          native libraries, mapped class data
+ */
+public record FixedMemory(long maxHeapBytes, long metaspaceBytes, long codeCacheBytes, long threadStacksBytes,
+                          long cudaContextBytes, long marginBytes) {
+
+    private static final long MIB = 1L << 20;
+    /** The host memory one CUDA context holds (driver state, loaded kernels, staging). */
+    public static final long CUDA_CONTEXT_HOST_BYTES = 512 * MIB;
+    public static final long DEFAULT_MARGIN_BYTES = 256 * MIB;
+    public static final int DEFAULT_MAX_THREADS = 200;
+    /** A JVM flag above this is "not capped" (the JVM's defaults for an uncapped metaspace are near 2^64). */
+    private static final long UNCAPPED_ABOVE = 1L << 40;
+
+    public FixedMemory {
+        if (maxHeapBytes < 0 || metaspaceBytes < 0 || codeCacheBytes < 0 || threadStacksBytes < 0
+                || cudaContextBytes < 0 || marginBytes < 0) {
+            throw new IllegalArgumentException("negative fixed memory figure");
+        }
+    }
+
+    /**
+     * The figures of this JVM: its heap maximum and flags as started, {@code maxThreads} stacks,
+     * {@code cudaContexts} GPU contexts (0 without a GPU backend) and {@code marginBytes}.
+     */
+    public static FixedMemory ofThisJvm(int maxThreads, int cudaContexts, long marginBytes) {
+        long stack = flag("ThreadStackSize", HeapRule.THREAD_STACK_BYTES / 1024) * 1024;
+        return new FixedMemory(Runtime.getRuntime().maxMemory(),
+                flag("MaxMetaspaceSize", HeapRule.METASPACE_BYTES),
+                flag("ReservedCodeCacheSize", HeapRule.CODE_CACHE_BYTES),
+                Math.multiplyExact((long) maxThreads, stack),
+                Math.multiplyExact((long) cudaContexts, CUDA_CONTEXT_HOST_BYTES),
+                marginBytes);
+    }
+
+    /** The sum of the figures. */
+    public long totalBytes() {
+        return maxHeapBytes + metaspaceBytes + codeCacheBytes + threadStacksBytes + cudaContextBytes + marginBytes;
+    }
+
+    /** The figures other than the heap: what RSS holds besides heap and tracked buffers when all is accounted for. */
+    public long nonHeapBytes() {
+        return totalBytes() - maxHeapBytes;
+    }
+
+    /** The figures by name, in a stable order (console, log, {@code /api/v1/pipeline}). */
+    public SequencedMap<String, Long> figures() {
+        SequencedMap<String, Long> m = new LinkedHashMap<>();
+        m.put("max heap", maxHeapBytes);
+        m.put("metaspace", metaspaceBytes);
+        m.put("code cache", codeCacheBytes);
+        m.put("thread stacks", threadStacksBytes);
+        m.put("CUDA contexts", cudaContextBytes);
+        m.put("margin", marginBytes);
+        return m;
+    }
+
+    /** One line for the start-up log. */
+    public String describe() {
+        StringBuilder s = new StringBuilder();
+        for (Map.Entry<String, Long> e : figures().entrySet()) {
+            s.append(s.isEmpty() ? "" : ", ").append(e.getKey()).append(' ').append(e.getValue() / MIB).append(" MiB");
+        }
+        return s.toString();
+    }
+
+    /** A numeric JVM flag in its own unit, {@code fallback} where it cannot be read or is not capped. */
+    private static long flag(String name, long fallback) {
+        try {
+            HotSpotDiagnosticMXBean bean = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            long value = Long.parseUnsignedLong(bean.getVMOption(name).getValue());
+            return value <= 0 || value > UNCAPPED_ABOVE ? fallback : value;
+        } catch (RuntimeException e) {
+            return fallback;
+        }
+    }
+}
