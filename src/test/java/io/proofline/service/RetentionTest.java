@@ -33,7 +33,7 @@ class RetentionTest {
         db = JobsDatabase.h2();
         data = new DataDirectory(dir);
         StoreProperties properties = new StoreProperties(dir, RETENTION, DataSize.ofGigabytes(2),
-                DataSize.ofMegabytes(256), Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null);
+                DataSize.ofMegabytes(256), Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, Duration.ofMinutes(2));
         retention = new Retention(db.jobs, data, db.tx, properties);
     }
 
