@@ -16,8 +16,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 out="${1:?usage: build.sh <output-dir> [archs] [copy-to-dir]}"
 archs="${PROOFLINE_CUDA_ARCHS:-${2:-80 89 90}}"
 copy_to="${3:-}"
-# The translation units, one fatbin each: proofline.cu holds everything today.
-units=(proofline)
+# The translation units, one fatbin each: proofline.cu (fields, NTT, MSM) and abc.cu (a/b/c from constraint rows).
+units=(proofline abc)
 
 copy() {
     if [[ -n "$copy_to" ]]; then

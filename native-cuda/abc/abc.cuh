@@ -14,6 +14,8 @@
 #include <cstdint>
 #include "../util/config.cuh"
 #include "../util/index.cuh"
+#include "../ff/fields.cuh"
+#include "../ff/mont_t.cuh"
 
 namespace proofline {
 namespace abc {
@@ -83,15 +85,24 @@ __device__ __forceinline__ void long_rows(const uint32_t* starts, const uint32_t
 }  // namespace abc
 }  // namespace proofline
 
-/** <curve>_fr_abc and <curve>_fr_abc_long over the curve's Fr type F (both launched with ELEMENTWISE_THREADS). */
-#define PROOFLINE_ABC_KERNELS(curve, F)                                                                          \
+/** <curve>_fr_abc and <curve>_fr_abc_long over the curve's Fr (both launched with ELEMENTWISE_THREADS). */
+#define PROOFLINE_ABC_KERNELS(curve)                                                                             \
     extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)                         \
-        curve##_fr_abc(const uint32_t* starts, const uint32_t* signals, const F* values, const F* w, uint32_t n, \
-                       uint32_t long_row, F* a, F* b, F* c) {                                                    \
+        curve##_fr_abc(const uint32_t* starts, const uint32_t* signals,                                          \
+                       const proofline::ff::mont_t<proofline::ff::curve##_fr_params>* values,                    \
+                       const proofline::ff::mont_t<proofline::ff::curve##_fr_params>* w, uint32_t n,             \
+                       uint32_t long_row, proofline::ff::mont_t<proofline::ff::curve##_fr_params>* a,            \
+                       proofline::ff::mont_t<proofline::ff::curve##_fr_params>* b,                               \
+                       proofline::ff::mont_t<proofline::ff::curve##_fr_params>* c) {                             \
         proofline::abc::rows(starts, signals, values, w, n, long_row, a, b, c);                                  \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)                         \
-        curve##_fr_abc_long(const uint32_t* starts, const uint32_t* signals, const F* values, const F* w,        \
-                            const uint32_t* listed, uint32_t count, F* a, F* b, F* c) {                          \
+        curve##_fr_abc_long(const uint32_t* starts, const uint32_t* signals,                                     \
+                            const proofline::ff::mont_t<proofline::ff::curve##_fr_params>* values,               \
+                            const proofline::ff::mont_t<proofline::ff::curve##_fr_params>* w,                    \
+                            const uint32_t* listed, uint32_t count,                                              \
+                            proofline::ff::mont_t<proofline::ff::curve##_fr_params>* a,                          \
+                            proofline::ff::mont_t<proofline::ff::curve##_fr_params>* b,                          \
+                            proofline::ff::mont_t<proofline::ff::curve##_fr_params>* c) {                        \
         proofline::abc::long_rows(starts, signals, values, w, listed, count, a, b, c);                           \
     }

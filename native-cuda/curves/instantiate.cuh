@@ -7,7 +7,6 @@
 #include "../ec/xyzz_t.cuh"
 #include "../ntt/ntt.cuh"
 #include "../msm/pippenger.cuh"
-#include "../abc/abc.cuh"
 
 namespace proofline {
 
@@ -118,6 +117,5 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
         curve##_fr_h_from_abc(curve##_fr_t* a, const curve##_fr_t* b, const curve##_fr_t* c, size_t n) {         \
         proofline::ntt::h_from_abc(a, b, c, n);                                                                  \
     }                                                                                                            \
-    PROOFLINE_ABC_KERNELS(curve, curve##_fr_t)                                                                   \
     PROOFLINE_GROUP_KERNELS(curve##_g1, curve##_affine_t, curve##_xyzz_t)                                        \
     PROOFLINE_GROUP_KERNELS(curve##_g2, curve##_g2_affine_t, curve##_g2_xyzz_t)

@@ -22,55 +22,31 @@ and the service's KiB..TiB) are powers of 1024, decimal ones (k, M, G, T, KB..TB
 {{- end -}}
 
 {{/*
-The memory plan: container limit, JVM heap and the service's off-heap budget, consistent by construction.
-
-  usable = limit × usableFraction          (the rest: JVM native memory, CUDA context, malloc arenas)
-  heap   = memory.heap, rounded down to whole MiB (-Xmx<n>m)
-  budget = memory.budget, or usable − heap
-
-Fails to render when heap + budget > usable or budget < minimumBudget. Returns YAML whose numbers are
-strings of bytes, so that they survive fromYaml without turning into floats:
-  {{- $mem := include "proofline.memory" . | fromYaml }}  ...  {{ $mem.budgetBytes }}
+The memory the chart hands the service. The pod's memory limit is the cgroup limit the service reads itself
+(engine MemoryLimit); from it the image's entrypoint sizes the JVM (`proofline heap-opts`, the one heap rule) and
+the service splits it into the declared fixed part and the proving budget. The chart only checks what it can see:
+a limit is set, the request is not above it, and an explicit memory.budget is below the limit. Returns YAML whose
+numbers are strings of bytes, so that they survive fromYaml without turning into floats:
+  {{- $mem := include "proofline.memory" . | fromYaml }}  ...  {{ $mem.limitBytes }}
 */}}
 {{- define "proofline.memory" -}}
 {{- $limit := dig "limits" "memory" "" .Values.resources -}}
 {{- if not $limit -}}
-{{- fail "resources.limits.memory is required: the service's memory budget (PROOFLINE_MEMORY_BUDGET) is derived from it" -}}
-{{- end -}}
-{{- $fraction := float64 .Values.memory.usableFraction -}}
-{{- if or (le $fraction 0.0) (gt $fraction 1.0) -}}
-{{- fail (printf "memory.usableFraction must be in (0, 1] (got %v)" .Values.memory.usableFraction) -}}
+{{- fail "resources.limits.memory is required: the service's memory limit, its JVM options and its budget are derived from it" -}}
 {{- end -}}
 {{- $limitBytes := include "proofline.bytes" $limit | float64 -}}
-{{- $usable := floor (mulf $limitBytes $fraction) -}}
-{{- $heapMi := floor (divf (include "proofline.bytes" .Values.memory.heap | float64) 1048576) -}}
-{{- if lt $heapMi 64.0 -}}
-{{- fail (printf "memory.heap must be at least 64Mi (got %v)" .Values.memory.heap) -}}
-{{- end -}}
-{{- $heap := mulf $heapMi 1048576 -}}
-{{- if gt $heap $usable -}}
-{{- fail (printf "memory does not fit: heap %.0f B exceeds resources.limits.memory (%v) × memory.usableFraction (%v) = %.0f B; raise the limit or lower memory.heap" $heap $limit $fraction $usable) -}}
-{{- end -}}
 {{- $request := dig "requests" "memory" "" .Values.resources -}}
 {{- if and $request (gt (include "proofline.bytes" $request | float64) $limitBytes) -}}
 {{- fail (printf "resources.requests.memory (%v) exceeds resources.limits.memory (%v)" $request $limit) -}}
 {{- end -}}
-{{- $budget := 0.0 -}}
+{{- $budget := "" -}}
 {{- if .Values.memory.budget -}}
-{{- $budget = include "proofline.bytes" .Values.memory.budget | float64 -}}
-{{- else -}}
-{{- $budget = subf $usable $heap -}}
+{{- $budgetBytes := include "proofline.bytes" .Values.memory.budget | float64 -}}
+{{- if ge $budgetBytes $limitBytes -}}
+{{- fail (printf "memory.budget (%v) must be below resources.limits.memory (%v): the heap, metaspace, stacks and drivers live beside it" .Values.memory.budget $limit) -}}
 {{- end -}}
-{{- if gt (addf $heap $budget) $usable -}}
-{{- fail (printf "memory does not fit: heap %.0f B + budget %.0f B = %.0f B exceeds resources.limits.memory (%v = %.0f B) × memory.usableFraction (%v) = %.0f B; raise the limit or lower memory.heap / memory.budget" $heap $budget (addf $heap $budget) $limit $limitBytes $fraction $usable) -}}
-{{- end -}}
-{{- $minimum := include "proofline.bytes" .Values.memory.minimumBudget | float64 -}}
-{{- if lt $budget $minimum -}}
-{{- fail (printf "memory budget %.0f B is below memory.minimumBudget (%v): raise resources.limits.memory (%v) or lower memory.heap (%v)" $budget .Values.memory.minimumBudget $limit .Values.memory.heap) -}}
+{{- $budget = printf "%.0f" $budgetBytes -}}
 {{- end -}}
 limitBytes: {{ printf "%.0f" $limitBytes | quote }}
-usableBytes: {{ printf "%.0f" $usable | quote }}
-heapBytes: {{ printf "%.0f" $heap | quote }}
-heapMi: {{ printf "%.0f" $heapMi | quote }}
-budgetBytes: {{ printf "%.0f" $budget | quote }}
+budgetBytes: {{ $budget | quote }}
 {{- end -}}

@@ -12,20 +12,21 @@ import java.util.stream.Stream;
 /**
  * The GPU backend's flags, shared by every command that runs it ({@code prove}, {@code fullprove}, {@code bench gpu},
  * {@code bench pipeline}, {@code gpu-selftest}), turned into the same {@link GpuConfig} the service binds from
- * {@code proofline.gpu.*}: {@code --b2 auto|device|host}, {@code --kernels DIR}, {@code --msm-max-window N},
- * {@code --gpu-memory-budget SIZE}.
+ * {@code proofline.gpu.*}: {@code --b2 auto|device|host}, {@code --abc device|host}, {@code --kernels DIR},
+ * {@code --msm-max-window N}, {@code --gpu-memory-budget SIZE}.
  */
 public final class GpuOptions {
 
     public static final String B2 = "--b2";
+    public static final String ABC = "--abc";
     public static final String KERNELS = "--kernels";
     public static final String MSM_MAX_WINDOW = "--msm-max-window";
     public static final String MEMORY_BUDGET = "--gpu-memory-budget";
-    private static final String[] NAMES = {B2, KERNELS, MSM_MAX_WINDOW, MEMORY_BUDGET};
+    private static final String[] NAMES = {B2, ABC, KERNELS, MSM_MAX_WINDOW, MEMORY_BUDGET};
 
     /** For usage lines. */
-    public static final String USAGE = "[--b2 auto|device|host] [--kernels DIR] [--msm-max-window N]"
-            + " [--gpu-memory-budget SIZE]";
+    public static final String USAGE = "[--b2 auto|device|host] [--abc device|host] [--kernels DIR]"
+            + " [--msm-max-window N] [--gpu-memory-budget SIZE]";
 
     private GpuOptions() {
     }
@@ -51,12 +52,20 @@ public final class GpuOptions {
                 throw new UsageException(B2 + " must be auto, device or host, got '" + opts.get(B2) + "'");
             }
         }
+        GpuConfig.AbcPlacement abc = defaults.abc();
+        if (opts.containsKey(ABC)) {
+            try {
+                abc = GpuConfig.AbcPlacement.valueOf(opts.get(ABC).strip().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(ABC + " must be device or host, got '" + opts.get(ABC) + "'");
+            }
+        }
         Optional<Path> kernels = Optional.ofNullable(opts.get(KERNELS)).map(Path::of);
         int maxWindow = Options.intValue(opts, MSM_MAX_WINDOW, defaults.msmMaxWindow());
         long budget = opts.containsKey(MEMORY_BUDGET) ? ByteSizes.parse(opts.get(MEMORY_BUDGET))
                 : defaults.deviceMemoryBudgetBytes();
         try {
-            return new GpuConfig(b2, maxWindow, kernels, budget);
+            return new GpuConfig(b2, maxWindow, kernels, budget, abc);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

@@ -24,11 +24,13 @@ import java.util.OptionalLong;
  *                            before it judges; it opens when half or more of them were device faults
  * @param deviceRetryAfter    how long an open breaker keeps its device out before trying it again
  * @param queueFullRetryAfter what {@link QueueFullException#retryAfter()} suggests
+ * @param admissionWait       how long the partition at the head of the queue may wait for memory before its job
+ *                            is ended with an {@link AdmissionTimeoutException} (to be run again later)
  */
 public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, int synthesisWorkers, int queueCapacity,
                            int handoffCapacity, int finalizerThreads, boolean verifyProofs, int workersPerDevice,
                            PipelinePolicy policy, int breakerMinimumCalls, Duration deviceRetryAfter,
-                           Duration queueFullRetryAfter) {
+                           Duration queueFullRetryAfter, Duration admissionWait) {
 
     /** The breaker's sliding window, counted in prove starts. */
     public static final int BREAKER_WINDOW = 10;
@@ -41,12 +43,18 @@ public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, in
     public static final boolean DEFAULT_VERIFY_PROOFS = true;
     /** What a full queue's refusal suggests to wait, in seconds. */
     public static final int DEFAULT_QUEUE_FULL_RETRY_AFTER_SECONDS = 5;
+    /** How long the head of the queue waits for memory by default, in minutes. */
+    public static final int DEFAULT_ADMISSION_WAIT_MINUTES = 10;
 
     public EngineConfig {
         Objects.requireNonNull(memoryPlan, "memoryPlan");
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(deviceRetryAfter, "deviceRetryAfter");
         Objects.requireNonNull(queueFullRetryAfter, "queueFullRetryAfter");
+        Objects.requireNonNull(admissionWait, "admissionWait");
+        if (admissionWait.isNegative() || admissionWait.isZero()) {
+            throw new IllegalArgumentException("admissionWait must be positive: " + admissionWait);
+        }
         positive("budgetBytes", budgetBytes);
         positive("synthesisWorkers", synthesisWorkers);
         positive("queueCapacity", queueCapacity);
@@ -90,6 +98,7 @@ public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, in
         private int breakerMinimumCalls = 3;
         private Duration deviceRetryAfter = Duration.ofSeconds(30);
         private Duration queueFullRetryAfter = Duration.ofSeconds(DEFAULT_QUEUE_FULL_RETRY_AFTER_SECONDS);
+        private Duration admissionWait = Duration.ofMinutes(DEFAULT_ADMISSION_WAIT_MINUTES);
 
         private Builder() {
         }
@@ -158,6 +167,11 @@ public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, in
             return this;
         }
 
+        public Builder admissionWait(Duration value) {
+            this.admissionWait = value;
+            return this;
+        }
+
         public EngineConfig build() {
             MemoryPlan plan = memoryPlan;
             if (plan == null && budgetBytes == null) {
@@ -167,7 +181,7 @@ public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, in
             long budget = plan != null ? plan.budgetBytes() : budgetBytes;
             return new EngineConfig(budget, Optional.ofNullable(plan), synthesisWorkers, queueCapacity, handoffCapacity,
                     finalizerThreads, verifyProofs, workersPerDevice, policy, breakerMinimumCalls, deviceRetryAfter,
-                    queueFullRetryAfter);
+                    queueFullRetryAfter, admissionWait);
         }
     }
 }

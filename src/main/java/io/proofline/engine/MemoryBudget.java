@@ -21,6 +21,7 @@ public final class MemoryBudget {
     private final Condition released = lock.newCondition();
     private long reservedBytes;
     private long peakReservedBytes;
+    private long releases;
 
     public MemoryBudget(long totalBytes) {
         if (totalBytes <= 0) {
@@ -98,6 +99,37 @@ public final class MemoryBudget {
         }
     }
 
+    /** How many times bytes went back so far: pass it to {@link #awaitRelease} to miss none. */
+    public long releases() {
+        lock.lock();
+        try {
+            return releases;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until bytes went back after {@link #releases()} returned {@code seen}, or {@code timeout} passed.
+     *
+     * @return whether bytes went back
+     */
+    public boolean awaitRelease(long seen, Duration timeout) throws InterruptedException {
+        long nanos = timeout.toNanos();
+        lock.lockInterruptibly();
+        try {
+            while (releases == seen) {
+                if (nanos <= 0) {
+                    return false;
+                }
+                nanos = released.awaitNanos(nanos);
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Reserves {@code bytes} if they are free now; never waits. */
     public Optional<Reservation> tryAcquire(long bytes) {
         checkRequest(bytes);
@@ -120,6 +152,7 @@ public final class MemoryBudget {
                 throw new IllegalStateException("returning " + bytes + " B but only " + reservedBytes + " B reserved");
             }
             reservedBytes -= bytes;
+            releases++;
             released.signalAll();
         } finally {
             lock.unlock();

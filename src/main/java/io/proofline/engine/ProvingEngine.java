@@ -51,6 +51,9 @@ public interface ProvingEngine extends AutoCloseable {
     /** Whether submit would accept a job now (false while draining or shut down). */
     boolean isAcceptingWork();
 
+    /** Whether the dispatcher takes work (it is restarted if it dies). */
+    DispatcherHealth dispatcherHealth();
+
     /** The buffer table, memory figures, devices and queues now. */
     PipelineSnapshot snapshot();
 
@@ -74,7 +77,7 @@ public interface ProvingEngine extends AutoCloseable {
         private List<? extends ProvingDevice> devices = List.of();
         private MemoryBudget budget;
         private BufferTracker tracker;
-        private KeyEvictor keyEvictor = KeyEvictor.NONE;
+        private KeyResidency keys = KeyResidency.NONE;
 
         private Builder(EngineConfig config, PartitionProver<S, P> prover) {
             this.config = Objects.requireNonNull(config, "config");
@@ -99,9 +102,9 @@ public interface ProvingEngine extends AutoCloseable {
             return this;
         }
 
-        /** The key cache's evictor, called before the dispatcher blocks for memory. */
-        public Builder<S, P> keyEvictor(KeyEvictor value) {
-            this.keyEvictor = Objects.requireNonNull(value, "keyEvictor");
+        /** The key cache whose keys the dispatcher admits together with partitions (shares the budget). */
+        public Builder<S, P> keys(KeyResidency value) {
+            this.keys = Objects.requireNonNull(value, "keys");
             return this;
         }
 
@@ -109,7 +112,7 @@ public interface ProvingEngine extends AutoCloseable {
         public ProvingEngine start() {
             return new DefaultProvingEngine<>(config, prover, devices,
                     budget != null ? budget : new MemoryBudget(config.budgetBytes()),
-                    tracker != null ? tracker : new BufferTracker(), keyEvictor);
+                    tracker != null ? tracker : new BufferTracker(), keys);
         }
     }
 }

@@ -9,8 +9,9 @@
  *        │
  *        ▼
  *  WorkQueue  priority (CRITICAL..LOW), then older job, then lower partition          [QUEUED]
- *        │   Dispatcher (one thread): synthesis slot + MemoryBudget.acquire(W + ABC + PENDING)
- *        │   evicting idle cached keys (KeyEvictor) before it blocks  ← backpressure
+ *        │   Dispatcher (one supervised thread): synthesis slot + W + ABC + PENDING and, if not
+ *        │   resident, the circuit's key, reserved in one step (KeyResidency); evicts unused keys,
+ *        │   waits at most admissionWait, then ends the job retryably  ← backpressure
  *        ▼
  *  synthesis pool (synthesisWorkers)  PartitionProver.synthesize → WITNESS, ABC     [SYNTHESIZING]
  *        │   bounded Handoff (handoffCapacity); the reservation travels with the partition

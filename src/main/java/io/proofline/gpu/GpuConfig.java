@@ -1,5 +1,6 @@
 package io.proofline.gpu;
 
+import io.proofline.gpu.internal.MsmShape;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -15,8 +16,26 @@ import java.util.Optional;
  *                              native-cuda/build.sh writes them) to load instead of those in the jar; empty: the jar's
  * @param deviceMemoryBudgetBytes device bytes per physical GPU, split evenly between its logical devices, half of each
  *                              share for resident keys; 0: the device's memory
+ * @param abc                   where a = A·w, b = B·w, c = a∘b are evaluated for this backend's proofs
  */
-public record GpuConfig(B2Placement b2, int msmMaxWindow, Optional<Path> kernels, long deviceMemoryBudgetBytes) {
+public record GpuConfig(B2Placement b2, int msmMaxWindow, Optional<Path> kernels, long deviceMemoryBudgetBytes,
+                        AbcPlacement abc) {
+
+    /** Where a/b/c are evaluated. */
+    public enum AbcPlacement {
+        /**
+         * On the device, in prove start, from the uploaded witness and the key's constraint rows resident beside its
+         * points (counted in the key's device bytes): partitions for the GPU hold no host a/b/c.
+         */
+        DEVICE,
+        /** On the host, in synthesis, into ABC buffers uploaded in prove start. */
+        HOST
+    }
+
+    /** With a/b/c on the device. */
+    public GpuConfig(B2Placement b2, int msmMaxWindow, Optional<Path> kernels, long deviceMemoryBudgetBytes) {
+        this(b2, msmMaxWindow, kernels, deviceMemoryBudgetBytes, AbcPlacement.DEVICE);
+    }
 
     /** Where ΣB2 runs. */
     public enum B2Placement {
@@ -37,13 +56,17 @@ public record GpuConfig(B2Placement b2, int msmMaxWindow, Optional<Path> kernels
         }
     }
 
-    /** The defaults: ΣB2 placed automatically, the measured window cap, the jar's kernels, the device's memory. */
+    /**
+     * The defaults: ΣB2 placed automatically, the measured window cap, the jar's kernels, the device's memory, a/b/c on
+     * the device.
+     */
     public static final GpuConfig DEFAULTS =
-            new GpuConfig(B2Placement.AUTO, MsmShape.DEFAULT.maxWindow(), Optional.empty(), 0);
+            new GpuConfig(B2Placement.AUTO, MsmShape.DEFAULT.maxWindow(), Optional.empty(), 0, AbcPlacement.DEVICE);
 
     public GpuConfig {
-        if (b2 == null || kernels == null) {
-            throw new IllegalArgumentException("b2 placement and kernels must be given (Optional.empty() for none)");
+        if (b2 == null || kernels == null || abc == null) {
+            throw new IllegalArgumentException("b2 and a/b/c placements and kernels must be given (Optional.empty() "
+                    + "for none)");
         }
         if (msmMaxWindow < MsmShape.MIN_WINDOW) {
             throw new IllegalArgumentException("msm-max-window must be at least " + MsmShape.MIN_WINDOW + ", got "

@@ -1,5 +1,10 @@
 package io.proofline.gpu;
 
+import io.proofline.gpu.internal.CudaException;
+import io.proofline.gpu.internal.GpuDevice;
+import io.proofline.gpu.internal.GpuDevices;
+import io.proofline.gpu.internal.GpuProverWorker;
+import io.proofline.gpu.internal.ResidentKeyCache;
 import io.proofline.algebra.curve.Msm;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
@@ -139,11 +144,31 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
 
     @Override
     public PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc) {
-        Synthesis.checkShape(key, witness);
         if (abc.domainSize() != key.domainSize()) {
             throw new IllegalArgumentException("a/b/c vectors of " + abc.domainSize() + " elements for a domain of "
                     + key.domainSize());
         }
+        return start(key, witness, abc);
+    }
+
+    /** Whether {@link GpuConfig#abc()} places a/b/c on the device (the default). */
+    @Override
+    public boolean abcOnDevice() {
+        return config.abc() == GpuConfig.AbcPlacement.DEVICE;
+    }
+
+    /** Prove start with a/b/c evaluated on the device from the key's resident constraint rows. */
+    @Override
+    public PendingProof proveStart(ProvingKey key, Witness witness) {
+        if (!abcOnDevice()) {
+            throw new UnsupportedOperationException(label + ": a/b/c are configured on the host (abc: host)");
+        }
+        return start(key, witness, null);
+    }
+
+    /** Prove start on the worker; {@code abc} null: evaluated on the device. */
+    private PendingProof start(ProvingKey key, Witness witness, Synthesized abc) {
+        Synthesis.checkShape(key, witness);
         GpuProverWorker w = worker();
         // The worker's own monitor around prove start and the figures after it: a caller waits for the device
         // anyway, and the buffer table then reads a published copy without ever waiting for a proof.

@@ -33,14 +33,14 @@ import java.util.OptionalLong;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({MemoryProperties.class, PipelineProperties.class, GpuProperties.class,
         StoreProperties.class, SecurityProperties.class, ProoflineProperties.class,
-        DemoProperties.class, WitnessProperties.class})
+        DemoProperties.class, WitnessProperties.class, RetryProperties.class})
 class EngineConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineConfiguration.class);
 
     @Bean
     EngineConfig engineConfig(MemoryProperties memory, PipelineProperties pipeline, GpuProperties gpu,
-                              ProoflineProperties proofline, DeviceBackends backends) {
+                              ProoflineProperties proofline, DeviceBackends backends, RetryProperties retry) {
         FixedMemory fixed = FixedMemory.ofThisJvm(memory.maxThreads(), cudaContexts(gpu, backends),
                 memory.margin().toBytes());
         MemoryPlan plan = MemoryPlan.detect(bytes(memory.limit()), fixed, bytes(memory.budget()));
@@ -56,7 +56,8 @@ class EngineConfiguration {
                 .finalizerThreads(pipeline.finalizerThreads())
                 .workersPerDevice(gpu.workersPerDevice())
                 .verifyProofs(proofline.verifyProofs())
-                .queueFullRetryAfter(pipeline.retryAfter());
+                .queueFullRetryAfter(pipeline.retryAfter())
+                .admissionWait(retry.admissionWait());
         if (pipeline.synthesisWorkers() > 0) {
             b.synthesisWorkers(pipeline.synthesisWorkers());
         }
@@ -134,7 +135,7 @@ class EngineConfiguration {
     ProvingEngine provingEngine(EngineConfig config, MemoryBudget budget, BufferTracker tracker, KeyCache keys,
                                 DeviceBackends backends) {
         Groth16PartitionProver prover = new Groth16PartitionProver(keys, backends.byDevice());
-        return ProvingEngine.builder(config, prover).budget(budget).tracker(tracker).keyEvictor(keys)
+        return ProvingEngine.builder(config, prover).budget(budget).tracker(tracker).keys(keys)
                 .devices(backends.devices()).start();
     }
 }

@@ -28,12 +28,15 @@ import java.util.Optional;
  *                           fits the device key budget
  * @param msmMaxWindow       the widest Pippenger window of the GPU MSMs; empty: {@link GpuConfig#DEFAULTS}'
  * @param kernels            a directory of fatbins with their {@code modules.list} to load instead of the jar's
+ * @param abc                {@code device}: a/b/c evaluated on the GPU in prove start, from the key's constraint rows
+ *                           resident there, so GPU partitions hold no host a/b/c; {@code host}: in synthesis, on CPU
+ *                           threads, uploaded in prove start
  */
 @ConfigurationProperties("proofline.gpu")
 record GpuProperties(@DefaultValue("true") boolean enabled, @DefaultValue List<Integer> devices,
                      @DefaultValue("2") int workersPerDevice, DataSize deviceMemoryBudget,
                      @DefaultValue("true") boolean cpuFallback, Boolean b2OnDevice, Integer msmMaxWindow,
-                     Path kernels) {
+                     Path kernels, @DefaultValue("device") GpuConfig.AbcPlacement abc) {
 
     /** The GPU backend's settings. */
     GpuConfig toConfig() {
@@ -42,6 +45,6 @@ record GpuProperties(@DefaultValue("true") boolean enabled, @DefaultValue List<I
                 : b2OnDevice ? GpuConfig.B2Placement.DEVICE : GpuConfig.B2Placement.HOST;
         return new GpuConfig(b2, msmMaxWindow == null ? defaults.msmMaxWindow() : msmMaxWindow,
                 Optional.ofNullable(kernels),
-                deviceMemoryBudget == null ? defaults.deviceMemoryBudgetBytes() : deviceMemoryBudget.toBytes());
+                deviceMemoryBudget == null ? defaults.deviceMemoryBudgetBytes() : deviceMemoryBudget.toBytes(), abc);
     }
 }

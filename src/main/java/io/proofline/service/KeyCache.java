@@ -2,10 +2,12 @@ package io.proofline.service;
 
 import io.proofline.engine.BufferClass;
 import io.proofline.engine.BufferTracker;
-import io.proofline.engine.KeyEvictor;
+import io.proofline.engine.KeyAdmission;
+import io.proofline.engine.KeyResidency;
 import io.proofline.engine.MemoryBudget;
 import io.proofline.engine.OffHeapBuffer;
 import io.proofline.engine.Reservation;
+import io.proofline.engine.RetryableException;
 import io.proofline.engine.Stage;
 import io.proofline.engine.groth16.Groth16Circuits;
 import io.proofline.snark.ProvingKey;
@@ -35,52 +37,62 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Proving keys parsed into host memory on first use, charged to the engine's {@link MemoryBudget} as
- * {@link BufferClass#KEY_HOST} and evicted least recently used first: by the engine's dispatcher before it blocks
- * for memory ({@link KeyEvictor}), after {@code proofline.memory.key-idle-timeout} unused, or when the circuit is
- * deleted. A key is pinned while a job of its circuit runs, and a pinned key is never evicted.
+ * Proving keys parsed into host memory, charged to the engine's {@link MemoryBudget} as {@link BufferClass#KEY_HOST}.
+ * The engine's dispatcher admits a key together with the partition that needs it ({@link KeyResidency}): the key's
+ * bytes are reserved in the same step as the partition's, the key is read on the synthesis thread when the
+ * partition first asks for it, and it stays in use until every admitted partition of its circuit has finished.
+ * Keys in no use are evicted when a partition at the head of the queue needs their memory (keys no queued work
+ * needs first, least recently used first), after {@code proofline.memory.key-idle-timeout} unused, or when the
+ * circuit is deleted. A key whose loading failed holds its reservation only until its partitions have ended.
  */
-public final class KeyCache implements Groth16Circuits, KeyEvictor {
+public final class KeyCache implements Groth16Circuits, KeyResidency {
 
     private static final Logger LOG = LoggerFactory.getLogger(KeyCache.class);
-    /** How long a job waits for the budget to hold its key before it fails (partitions release memory meanwhile). */
-    private static final Duration LOAD_WAIT = Duration.ofMinutes(10);
 
     private final DataDirectory data;
     private final MemoryBudget budget;
     private final BufferTracker tracker;
     private final Duration idleTimeout;
     private final Map<String, Entry> entries = new HashMap<>();
-    private final Map<String, Object> loadLocks = new ConcurrentHashMap<>();
     private final Map<String, PreparedVerifyingKey> verifyingKeys = new ConcurrentHashMap<>();
     private final CalculatorOptions calculatorOptions;
     private final Map<String, Optional<CircomWitnessCalculator>> calculators = new ConcurrentHashMap<>();
     private final Map<String, Optional<R1cs>> constraintSystems = new ConcurrentHashMap<>();
 
-    /** A loaded key: its off-heap copy of the zkey, the budget it holds, who uses it. */
+    /**
+     * An admitted key: the budget it holds from admission on, its off-heap copy of the zkey once loaded (guarded by
+     * the entry's monitor), and how many admitted partitions use it (guarded by the cache's monitor).
+     */
     private static final class Entry {
-        final ProvingKey key;
-        final OffHeapBuffer buffer;
+        final String circuitId;
         final Reservation reservation;
-        int pins;
+        ProvingKey key;
+        OffHeapBuffer buffer;
+        int uses;
         long lastUsedNanos = System.nanoTime();
 
-        Entry(ProvingKey key, OffHeapBuffer buffer, Reservation reservation) {
-            this.key = key;
-            this.buffer = buffer;
+        Entry(String circuitId, Reservation reservation) {
+            this.circuitId = circuitId;
             this.reservation = reservation;
         }
 
-        void close() {
-            key.close();
-            buffer.close();
+        synchronized boolean isLoaded() {
+            return key != null;
+        }
+
+        synchronized void close() {
+            if (key != null) {
+                key.close();
+                buffer.close();
+            }
             reservation.close();
         }
     }
 
-    /** A cached key as the console and metrics show it. */
+    /** A cached key as the console and metrics show it; {@code pins} counts the partitions using it. */
     public record CachedKey(String circuitId, long bytes, int pins, Duration idle) {
     }
 
@@ -99,52 +111,82 @@ public final class KeyCache implements Groth16Circuits, KeyEvictor {
     }
 
     /** The bytes a loaded key of this circuit holds (its zkey's size). */
-    long keyBytes(String circuitId) {
+    @Override
+    public long keyBytes(String circuitId) {
         try {
             return Files.size(data.circuit(circuitId).resolve(CircuitService.ZKEY));
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /**
-     * Loads the circuit's key if needed and keeps it loaded until {@link #unpin}. Waits for budget (evicting idle
-     * keys first) while running partitions release theirs.
-     */
-    void pin(String circuitId) throws IOException, InterruptedException {
-        synchronized (loadLocks.computeIfAbsent(circuitId, id -> new Object())) {
-            synchronized (this) {
-                Entry e = entries.get(circuitId);
-                if (e != null) {
-                    e.pins++;
-                    e.lastUsedNanos = System.nanoTime();
-                    return;
-                }
-            }
-            Entry loaded = load(circuitId);
-            synchronized (this) {
-                loaded.pins = 1;
-                entries.put(circuitId, loaded);
-            }
-        }
-    }
-
-    synchronized void unpin(String circuitId) {
-        Entry e = entries.get(circuitId);
-        if (e != null && e.pins > 0) {
-            e.pins--;
-            e.lastUsedNanos = System.nanoTime();
+            throw new UncheckedIOException("the key of circuit " + circuitId + " cannot be read", e);
         }
     }
 
     @Override
-    public synchronized ProvingKey provingKey(String circuitId) {
-        Entry e = entries.get(circuitId);
-        if (e == null || e.pins == 0) {
-            throw new IllegalStateException("the key of circuit " + circuitId + " is not pinned by a running job");
+    public synchronized long missingBytes(String circuitId) {
+        return entries.containsKey(circuitId) ? 0 : keyBytes(circuitId);
+    }
+
+    @Override
+    public Optional<KeyAdmission> tryAdmit(String circuitId, long partitionBytes, MemoryBudget from) {
+        if (from != budget) {
+            throw new IllegalArgumentException("the key cache draws from another budget than the engine");
         }
-        e.lastUsedNanos = System.nanoTime();
-        return e.key;
+        synchronized (this) {
+            Entry e = entries.get(circuitId);
+            long keyBytes = e == null ? keyBytes(circuitId) : 0;
+            Reservation both = budget.tryAcquire(Math.addExact(partitionBytes, keyBytes)).orElse(null);
+            if (both == null) {
+                return Optional.empty();
+            }
+            if (e == null) {
+                e = new Entry(circuitId, both.split(keyBytes));
+                entries.put(circuitId, e);
+            }
+            e.uses++;
+            e.lastUsedNanos = System.nanoTime();
+            Entry used = e;
+            AtomicBoolean released = new AtomicBoolean();
+            return Optional.of(new KeyAdmission(both, () -> {
+                if (released.compareAndSet(false, true)) {
+                    release(used);
+                }
+            }));
+        }
+    }
+
+    /** A partition that used the key has ended; a key never loaded gives its bytes back with its last user. */
+    private void release(Entry e) {
+        synchronized (this) {
+            e.uses--;
+            e.lastUsedNanos = System.nanoTime();
+            if (e.uses > 0 || e.isLoaded()) {
+                return;
+            }
+            entries.remove(e.circuitId, e);
+        }
+        e.close();
+    }
+
+    /**
+     * The circuit's key for an admitted partition, read from its zkey on first use.
+     *
+     * @throws RetryableException when reading the zkey fails (the job runs again later)
+     */
+    @Override
+    public ProvingKey provingKey(String circuitId) {
+        Entry e;
+        synchronized (this) {
+            e = entries.get(circuitId);
+            if (e == null || e.uses == 0) {
+                throw new IllegalStateException("the key of circuit " + circuitId + " is not admitted for a partition");
+            }
+            e.lastUsedNanos = System.nanoTime();
+        }
+        synchronized (e) {
+            if (e.key == null) {
+                load(e);
+            }
+            return e.key;
+        }
     }
 
     @Override
@@ -180,24 +222,35 @@ public final class KeyCache implements Groth16Circuits, KeyEvictor {
     }
 
     @Override
-    public long evictIdle(long bytesWanted) {
+    public long evictUnused(long bytesWanted, List<String> queuedCircuits) {
+        String head = queuedCircuits.isEmpty() ? null : queuedCircuits.getFirst();
         List<Entry> evicted = new ArrayList<>();
         long freed = 0;
         synchronized (this) {
-            List<Map.Entry<String, Entry>> idle = entries.entrySet().stream().filter(e -> e.getValue().pins == 0)
-                    .sorted(Comparator.comparingLong(e -> e.getValue().lastUsedNanos)).toList();
-            for (Map.Entry<String, Entry> e : idle) {
+            // keys no queued partition needs (least recently used first), then the lowest priority's first
+            Comparator<Entry> order = Comparator.<Entry>comparingInt(e -> -rank(queuedCircuits, e.circuitId))
+                    .thenComparingLong(e -> e.lastUsedNanos);
+            List<Entry> unused = entries.values().stream()
+                    .filter(e -> e.uses == 0 && !e.circuitId.equals(head)).sorted(order).toList();
+            for (Entry e : unused) {
                 if (freed >= bytesWanted) {
                     break;
                 }
-                entries.remove(e.getKey());
-                freed += e.getValue().reservation.bytes();
-                evicted.add(e.getValue());
-                LOG.info("evicting the key of circuit {} ({} B) for memory", e.getKey(), e.getValue().buffer.bytes());
+                entries.remove(e.circuitId);
+                freed += e.reservation.bytes();
+                evicted.add(e);
+                LOG.info("evicting the key of circuit {} ({} B) for a partition waiting for memory", e.circuitId,
+                        e.reservation.bytes());
             }
         }
         evicted.forEach(Entry::close);
         return freed;
+    }
+
+    /** Where the circuit stands in dispatch order; not queued ranks after every queued one. */
+    private static int rank(List<String> queuedCircuits, String circuitId) {
+        int at = queuedCircuits.indexOf(circuitId);
+        return at < 0 ? Integer.MAX_VALUE : at;
     }
 
     /** Evicts keys unused for longer than the idle timeout. */
@@ -206,7 +259,7 @@ public final class KeyCache implements Groth16Circuits, KeyEvictor {
         List<Entry> evicted = new ArrayList<>();
         synchronized (this) {
             entries.entrySet().removeIf(e -> {
-                boolean expired = e.getValue().pins == 0 && now - e.getValue().lastUsedNanos > idleTimeout.toNanos();
+                boolean expired = e.getValue().uses == 0 && now - e.getValue().lastUsedNanos > idleTimeout.toNanos();
                 if (expired) {
                     evicted.add(e.getValue());
                     LOG.info("evicting the idle key of circuit {}", e.getKey());
@@ -217,12 +270,12 @@ public final class KeyCache implements Groth16Circuits, KeyEvictor {
         evicted.forEach(Entry::close);
     }
 
-    /** Evicts the circuit's key if no job uses it (an admin action); whether it was cached and idle. */
+    /** Evicts the circuit's key if no partition uses it (an admin action); whether it was cached and idle. */
     public boolean evict(String circuitId) {
         Entry e;
         synchronized (this) {
             e = entries.get(circuitId);
-            if (e == null || e.pins > 0) {
+            if (e == null || e.uses > 0) {
                 return false;
             }
             entries.remove(circuitId);
@@ -241,8 +294,8 @@ public final class KeyCache implements Groth16Circuits, KeyEvictor {
 
     public synchronized List<CachedKey> cached() {
         long now = System.nanoTime();
-        return entries.entrySet().stream().map(e -> new CachedKey(e.getKey(), e.getValue().buffer.bytes(),
-                e.getValue().pins, Duration.ofNanos(now - e.getValue().lastUsedNanos))).toList();
+        return entries.entrySet().stream().map(e -> new CachedKey(e.getKey(), e.getValue().reservation.bytes(),
+                e.getValue().uses, Duration.ofNanos(now - e.getValue().lastUsedNanos))).toList();
     }
 
     /** Closes every key (at shutdown). */
@@ -251,37 +304,34 @@ public final class KeyCache implements Groth16Circuits, KeyEvictor {
         entries.clear();
     }
 
-    private Entry load(String circuitId) throws IOException, InterruptedException {
-        Path zkey = data.circuit(circuitId).resolve(CircuitService.ZKEY);
-        long bytes = Files.size(zkey);
-        if (!budget.canEverFit(bytes)) {
-            throw new IOException("the key of circuit " + circuitId + " (" + bytes
-                    + " B) is larger than the whole memory budget (" + budget.total() + " B)");
-        }
-        Reservation reservation = budget.tryAcquire(bytes).orElse(null);
-        if (reservation == null) {
-            evictIdle(bytes - budget.available());
-            reservation = budget.acquire(bytes, LOAD_WAIT).orElseThrow(() -> new IOException(
-                    "no memory for the key of circuit " + circuitId + " within " + LOAD_WAIT));
-        }
-        OffHeapBuffer buffer = null;
+    /** Reads the key into the entry's reservation; on any failure frees what it allocated and keeps none of it. */
+    private void load(Entry e) {
+        Path zkey = data.circuit(e.circuitId).resolve(CircuitService.ZKEY);
+        long bytes = e.reservation.bytes();
+        OffHeapBuffer buffer = tracker.allocate(BufferClass.KEY_HOST, Stage.RESIDENT, bytes);
         try {
-            buffer = tracker.allocate(BufferClass.KEY_HOST, Stage.RESIDENT, bytes);
+            if (Files.size(zkey) != bytes) {
+                throw new IOException(zkey + " changed size since it was admitted");
+            }
             read(zkey, buffer.segment());
             // The upload was fully validated (subgroup checks included) when it was registered, and the id is
             // the SHA-256 of those bytes: re-checking only coordinates and curve equations keeps a reload fast.
-            ProvingKey key = ZkeyReader.parse(buffer.segment(), circuitId.substring(0, 12) + ".zkey", null,
+            e.key = ZkeyReader.parse(buffer.segment(), e.circuitId.substring(0, 12) + ".zkey", null,
                     PointCheck.CURVE);
-            tracker.event("key " + circuitId + " loaded");
-            LOG.info("loaded the key of circuit {} ({} B)", circuitId, bytes);
-            return new Entry(key, buffer, reservation);
-        } catch (FormatException | RuntimeException | Error e) {
-            if (buffer != null) {
-                buffer.close();
-            }
-            reservation.close();
-            throw e;
+            e.buffer = buffer;
+        } catch (FormatException corrupt) {
+            buffer.close();
+            throw new IllegalStateException("the stored key of circuit " + e.circuitId + " is corrupt: "
+                    + corrupt.getMessage(), corrupt);
+        } catch (IOException io) {
+            buffer.close();
+            throw new RetryableException("cannot read the key of circuit " + e.circuitId + ": " + io, io);
+        } catch (RuntimeException | Error other) {
+            buffer.close();
+            throw other;
         }
+        tracker.event("key " + e.circuitId + " loaded");
+        LOG.info("loaded the key of circuit {} ({} B)", e.circuitId, bytes);
     }
 
     /** Reads the file into the segment in chunks (a ByteBuffer view holds at most 2 GiB). */

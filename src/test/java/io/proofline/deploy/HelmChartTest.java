@@ -33,7 +33,8 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * Lints and renders {@code helm/proofline} with a real Helm engine (helm-java: Helm's Go library through JNA)
  * and checks the rendered manifests: probes on the Actuator health groups, the GPU request, the memory plan,
- * the single-instance rule of the embedded store, the pod's security, the Secret and the ServiceMonitor.
+ * the single-instance rule of the embedded store, the pod's security, the Secret, the ServiceMonitor, the memory
+ * alerts and the Grafana dashboard.
  */
 @Tag("slow")
 class HelmChartTest {
@@ -110,6 +111,8 @@ class HelmChartTest {
         assertThat((String) at(chartConfig, "management", "endpoints", "web", "exposure", "include"))
                 .contains("health", "prometheus");
         assertThat(at(chartConfig, "server", "port")).isEqualTo(PORT);
+        assertThat(at(chartConfig, "server", "forward-headers-strategy"))
+                .as("the login throttle counts the client's address, not the ingress's").isEqualTo("native");
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -156,59 +159,43 @@ class HelmChartTest {
     // Memory plan
     // ---------------------------------------------------------------------------------------------
 
-    /** budget = floor(limit × fraction) − heap, recomputed here exactly with BigDecimal. */
-    @ParameterizedTest(name = "limit {0}, heap {1}, fraction {2}")
-    @CsvSource({
-        "16Gi,   1Gi,   0.85",
-        "8Gi,    512Mi, 0.8",
-        "700Gi,  8Gi,   0.9",
-        "12GiB,  1Gi,   1.0",
-        "20000M, 1500M, 0.85",
-        "1.5Gi,  256Mi, 0.75",
-    })
-    void budgetIsDerivedFromTheLimitAndFitsInsideIt(String limit, String heap, String fraction) throws IOException {
-        Map<String, Object> container = container(render(Map.of(
-                "resources", memory(limit),
-                "memory", Map.of("heap", heap, "usableFraction", Double.parseDouble(fraction)))));
+    /**
+     * The pod's limit is the service's memory limit: the chart sets no heap and no budget of its own, so that the
+     * image's entrypoint (`proofline heap-opts`) and the service's MemoryPlan are the one rule.
+     */
+    @ParameterizedTest(name = "limit {0}")
+    @CsvSource({"16Gi", "1536Mi", "700Gi", "20000M"})
+    void theJvmAndTheBudgetAreLeftToTheHeapRule(String limit) throws IOException {
+        List<Map<String, Object>> docs = render(Map.of("resources", memory(limit)));
+        Map<String, Object> container = container(docs);
 
-        long limitBytes = bytes(limit);
-        long heapBytes = bytes(heap) / MIB * MIB;
-        long usable = new BigDecimal(limitBytes).multiply(new BigDecimal(fraction))
-                .setScale(0, RoundingMode.FLOOR).longValueExact();
-        long budget = Long.parseLong(env(container).get("PROOFLINE_MEMORY_BUDGET"));
-
-        // float64 in the template may round the product one byte down; never up.
-        assertThat(budget).as("budget").isBetween(usable - heapBytes - 1, usable - heapBytes);
-        assertThat(budget + heapBytes).as("budget + heap").isLessThanOrEqualTo(usable).isLessThanOrEqualTo(limitBytes);
-        assertThat(env(container).get("JAVA_TOOL_OPTIONS")).contains("-Xmx" + heapBytes / MIB + "m ");
+        assertThat(env(container)).doesNotContainKey("PROOFLINE_MEMORY_BUDGET").containsEntry("MALLOC_ARENA_MAX", "2");
+        assertThat(env(container).get("JAVA_TOOL_OPTIONS")).doesNotContain("-Xmx").doesNotContain("MaxRAM");
+        assertThat(container).doesNotContainKey("command");
         assertThat(at(container, "resources", "limits", "memory")).isEqualTo(limit);
+        assertThat(at(find(docs, "Deployment"), "spec", "template", "metadata", "annotations",
+                "proofline.io/memory-limit-bytes")).isEqualTo(String.valueOf(bytes(limit)));
+        String entrypoint = Files.readString(Path.of("docker", "entrypoint.sh"));
+        assertThat(entrypoint).contains("heap-opts").contains("exec java $HEAP_OPTS");
     }
 
     @Test
-    void anExplicitBudgetThatFitsIsPassedThrough() throws IOException {
+    void anExplicitBudgetBelowTheLimitIsPassedThrough() throws IOException {
         Map<String, Object> container = container(render(Map.of(
                 "resources", memory("32Gi"),
-                "memory", Map.of("heap", "2Gi", "budget", "24GiB"))));
+                "memory", Map.of("budget", "24GiB"))));
 
         assertThat(env(container)).containsEntry("PROOFLINE_MEMORY_BUDGET", String.valueOf(24 * GIB));
-        assertThat(env(container).get("JAVA_TOOL_OPTIONS")).startsWith("-Xmx2048m ");
     }
 
     @Test
     void renderingFailsWhenTheBudgetDoesNotFitTheLimit() {
-        // 16Gi × 0.85 = 13.6 GiB usable; 1 GiB heap + 14 GiB budget does not fit.
-        assertRenderFails(Map.of("memory", Map.of("budget", "14Gi")), "memory does not fit");
-        // 1Gi × 0.85 leaves less than the 1 GiB heap.
-        assertRenderFails(Map.of("resources", memory("1Gi"), "memory", Map.of("heap", "1Gi")), "memory does not fit");
-        // 1.5Gi × 0.85 − 1Gi = 282 MiB: fits, but below the smallest useful budget.
-        assertRenderFails(Map.of("resources", memory("1536Mi"), "memory", Map.of("heap", "1Gi")),
-                "below memory.minimumBudget");
+        assertRenderFails(Map.of("memory", Map.of("budget", "16Gi")), "must be below resources.limits.memory");
         Map<String, Object> noLimit = new LinkedHashMap<>();
         noLimit.put("memory", null); // null deletes the default's key
         assertRenderFails(Map.of("resources", Map.of("limits", noLimit)), "resources.limits.memory is required");
         assertRenderFails(Map.of("resources", Map.of("limits", Map.of("memory", "8Gi"))),
                 "resources.requests.memory (16Gi) exceeds resources.limits.memory (8Gi)");
-        assertRenderFails(Map.of("memory", Map.of("usableFraction", 1.5)), "usableFraction must be in (0, 1]");
         assertRenderFails(Map.of("resources", Map.of("limits", Map.of("memory", "16 gigs"))), "cannot read");
     }
 
@@ -293,26 +280,29 @@ class HelmChartTest {
     void secretCarriesApiKeysAdminAndDatabaseCredentials() throws IOException {
         List<Map<String, Object>> docs = render(Map.of(
                 "security", Map.of("apiKeys", List.of("key-one", "key-two"), "adminUser", "root-of-trust",
-                        "adminPassword", "s3cret"),
+                        "adminPassword", "s3cret", "metricsPassword", "m3trics"),
                 "database", Map.of("url", "jdbc:postgresql://pg/proofline", "username", "prover", "password", "pg-pass")));
         Map<String, String> secret = secretData(find(docs, "Secret"));
 
         assertThat(secret).containsEntry("api-keys", "key-one,key-two")
                 .containsEntry("admin-user", "root-of-trust")
                 .containsEntry("admin-password", "s3cret")
+                .containsEntry("metrics-user", "metrics")
+                .containsEntry("metrics-password", "m3trics")
                 .containsEntry("database-username", "prover")
                 .containsEntry("database-password", "pg-pass");
 
         String secretName = (String) at(find(docs, "Secret"), "metadata", "name");
         Map<String, Object> refs = secretRefs(container(docs));
         assertThat(refs).containsOnlyKeys("PROOFLINE_SECURITY_API_KEYS", "PROOFLINE_SECURITY_ADMIN_USER",
-                "PROOFLINE_SECURITY_ADMIN_PASSWORD", "SPRING_DATASOURCE_USERNAME", "SPRING_DATASOURCE_PASSWORD");
+                "PROOFLINE_SECURITY_ADMIN_PASSWORD", "PROOFLINE_SECURITY_METRICS_USER",
+                "PROOFLINE_SECURITY_METRICS_PASSWORD", "SPRING_DATASOURCE_USERNAME", "SPRING_DATASOURCE_PASSWORD");
         refs.forEach((name, ref) -> {
             assertThat(at(ref, "name")).as(name).isEqualTo(secretName);
             assertThat(secret).as(name).containsKey((String) at(ref, "key"));
         });
         // Credentials never appear as plain values in the pod spec.
-        assertThat(find(docs, "Deployment").toString()).doesNotContain("s3cret", "pg-pass", "key-one");
+        assertThat(find(docs, "Deployment").toString()).doesNotContain("s3cret", "m3trics", "pg-pass", "key-one");
     }
 
     @Test
@@ -320,6 +310,8 @@ class HelmChartTest {
         Map<String, String> secret = secretData(find(render(Map.of()), "Secret"));
         assertThat(secret.get("api-keys")).hasSize(40).matches("[A-Za-z0-9]+");
         assertThat(secret.get("admin-password")).hasSize(24).matches("[A-Za-z0-9]+");
+        assertThat(secret.get("metrics-password")).hasSize(24).matches("[A-Za-z0-9]+")
+                .isNotEqualTo(secret.get("admin-password"));
         assertThat(secret).containsEntry("admin-user", "admin").doesNotContainKey("database-password");
     }
 
@@ -347,11 +339,69 @@ class HelmChartTest {
         String secretName = (String) at(find(docs, "Secret"), "metadata", "name");
 
         assertThat(endpoint).containsEntry("path", PROMETHEUS).containsEntry("port", "http").containsEntry("interval", "7s");
-        assertThat(at(endpoint, "basicAuth", "username")).isEqualTo(Map.of("name", secretName, "key", "admin-user"));
-        assertThat(at(endpoint, "basicAuth", "password")).isEqualTo(Map.of("name", secretName, "key", "admin-password"));
+        // the read-only metrics user, not the admin
+        assertThat(at(endpoint, "basicAuth", "username")).isEqualTo(Map.of("name", secretName, "key", "metrics-user"));
+        assertThat(at(endpoint, "basicAuth", "password")).isEqualTo(Map.of("name", secretName, "key", "metrics-password"));
         assertThat(map(monitor, "metadata", "labels")).containsEntry("release", "kube-prometheus-stack");
         assertThat(map(monitor, "spec", "selector", "matchLabels"))
                 .isEqualTo(map(find(docs, "Service"), "spec", "selector"));
+    }
+
+    @Test
+    void memoryAlertsWatchRssAgainstTheLimitAndTheUnaccountedBytes() throws IOException {
+        assertThat(kinds(render(Map.of()))).doesNotContain("PrometheusRule");
+
+        List<Map<String, Object>> docs = render(Map.of("prometheusRule", Map.of("enabled", true,
+                "unaccountedAbove", "300Mi", "labels", Map.of("release", "kube-prometheus-stack"))));
+        Map<String, Object> rule = find(docs, "PrometheusRule");
+        List<Map<String, Object>> rules = list(list(map(rule, "spec"), "groups").getFirst(), "rules");
+        Map<String, String> exprByAlert = new LinkedHashMap<>();
+        rules.forEach(r -> exprByAlert.put((String) r.get("alert"), (String) r.get("expr")));
+
+        assertThat(exprByAlert.get("ProoflineRssNearMemoryLimit"))
+                .contains("proofline_process_rss_bytes{").contains("> 0.9 * proofline_memory_limit_bytes{");
+        assertThat(exprByAlert.get("ProoflineUnaccountedMemory"))
+                .contains("proofline_memory_unaccounted_bytes{").endsWith("> " + 300 * MIB);
+        assertThat(map(rule, "metadata", "labels")).containsEntry("release", "kube-prometheus-stack");
+        assertThat(exportedMetrics()).containsAll(metricsIn(String.join(" ", exprByAlert.values())));
+    }
+
+    @Test
+    void theGrafanaDashboardShowsTheMemoryAndPipelineFiguresTheServiceExports() throws IOException {
+        assertThat(render(Map.of())).noneMatch(d -> ((String) at(d, "metadata", "name")).endsWith("-dashboard"));
+
+        List<Map<String, Object>> docs = render(Map.of("grafanaDashboard", Map.of("enabled", true)));
+        Map<String, Object> configMap = docs.stream().filter(d -> "ConfigMap".equals(d.get("kind"))
+                && ((String) at(d, "metadata", "name")).endsWith("-dashboard")).findFirst().orElseThrow();
+        assertThat(map(configMap, "metadata", "labels")).containsEntry("grafana_dashboard", "1");
+        String json = (String) at(configMap, "data", "proofline.json");
+        Map<String, Object> dashboard = new Yaml().load(json); // JSON is YAML
+        List<Map<String, Object>> panels = list(dashboard, "panels");
+        String exprs = String.join(" ", panels.stream().flatMap(p -> list(p, "targets").stream())
+                .map(t -> (String) t.get("expr")).toList());
+
+        assertThat(panels).extracting(p -> (String) p.get("title")).anyMatch(t -> t.startsWith("RSS against the memory limit"))
+                .anyMatch(t -> t.startsWith("Unaccounted")).anyMatch(t -> t.contains("a/b/c"))
+                .anyMatch(t -> t.startsWith("Queue depth")).anyMatch(t -> t.startsWith("GPU busy"));
+        assertThat(metricsIn(exprs)).contains("proofline_process_rss_bytes", "proofline_memory_limit_bytes",
+                "proofline_budget_reserved_bytes", "proofline_memory_unaccounted_bytes", "proofline_buffer_count",
+                "proofline_queue_depth", "proofline_device_busy_workers");
+        assertThat(exportedMetrics()).containsAll(metricsIn(exprs));
+    }
+
+    /** The Prometheus names of the gauges PipelineMetrics registers ({@code proofline.a.b} → {@code proofline_a_b}). */
+    private static List<String> exportedMetrics() throws IOException {
+        String source = Files.readString(Path.of("src/main/java/io/proofline/ops/PipelineMetrics.java"));
+        return metricsIn(source.replace('.', '_'));
+    }
+
+    private static List<String> metricsIn(String text) {
+        Matcher m = Pattern.compile("proofline_[a-z_]+").matcher(text);
+        List<String> names = new ArrayList<>();
+        while (m.find()) {
+            names.add(m.group().replaceAll("_+$", ""));
+        }
+        return names.stream().distinct().toList();
     }
 
     @Test
@@ -375,7 +425,7 @@ class HelmChartTest {
 
         assertThat(notes).contains("kubectl port-forward -n proofs svc/prover-proofline 8080:8080",
                 "$PROOFLINE_URL/console", "$PROOFLINE_URL/api/v1", "{.data.admin-password}", "{.data.api-keys}",
-                "proving budget 13529146982 B");
+                "Memory: limit 17179869184 B");
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -386,8 +436,9 @@ class HelmChartTest {
     @SuppressWarnings("unchecked")
     void dockerfileAndComposeUseTheSameContract() throws IOException {
         String dockerfile = Files.readString(Path.of("docker", "Dockerfile"));
-        assertThat(dockerfile).contains("HEALTHCHECK", LIVENESS, "--enable-native-access=ALL-UNNAMED",
+        assertThat(dockerfile).contains("HEALTHCHECK", LIVENESS, "ENTRYPOINT [\"/app/entrypoint.sh\"]",
                 "PROOFLINE_DATA_DIR=" + DATA_DIR, "VOLUME [\"" + DATA_DIR + "\"]", "EXPOSE " + PORT);
+        assertThat(Files.readString(Path.of("docker", "entrypoint.sh"))).contains("--enable-native-access=ALL-UNNAMED");
         Matcher user = Pattern.compile("(?m)^USER\\s+(\\S+)").matcher(dockerfile);
         assertThat(user.find()).as("USER instruction").isTrue();
         assertThat(user.group(1)).doesNotStartWith("root").doesNotStartWith("0");
@@ -395,11 +446,13 @@ class HelmChartTest {
         Map<String, Object> prometheus = new Yaml().load(Files.readString(Path.of("docker", "prometheus.yml")));
         Map<String, Object> job = ((List<Map<String, Object>>) prometheus.get("scrape_configs")).getFirst();
         assertThat(job).containsEntry("metrics_path", PROMETHEUS);
-        assertThat(map(job, "basic_auth")).containsEntry("username", "admin");
+        assertThat(map(job, "basic_auth")).containsEntry("username", "metrics");
 
         Map<String, Object> compose = new Yaml().load(Files.readString(Path.of("docker", "compose.yaml")));
         Map<String, Object> proofline = map(compose, "services", "proofline");
-        assertThat(map(proofline, "environment")).containsEntry("PROOFLINE_SECURITY_ADMIN_USER", "admin")
+        assertThat(map(proofline, "environment")).containsEntry("PROOFLINE_SECURITY_METRICS_USER", "metrics")
+                .containsKey("PROOFLINE_SECURITY_METRICS_PASSWORD")
+                .containsEntry("PROOFLINE_SECURITY_ADMIN_USER", "admin")
                 .containsKey("SPRING_DATASOURCE_URL");
         assertThat(map(compose, "services")).containsKeys("postgres", "prometheus");
     }

@@ -28,19 +28,19 @@ final class EngineFixture implements AutoCloseable {
     final List<String> violations = new CopyOnWriteArrayList<>();
 
     EngineFixture(int partitionsInBudget, UnaryOperator<EngineConfig.Builder> settings, String... deviceIds) {
-        this(partitionsInBudget, settings, KeyEvictor.NONE, null, deviceIds);
+        this(partitionsInBudget, settings, KeyResidency.NONE, null, deviceIds);
     }
 
-    EngineFixture(int partitionsInBudget, UnaryOperator<EngineConfig.Builder> settings, KeyEvictor evictor,
+    EngineFixture(int partitionsInBudget, UnaryOperator<EngineConfig.Builder> settings, KeyResidency keys,
                   MemoryBudget sharedBudget, String... deviceIds) {
-        this(partitionsInBudget, settings, evictor, sharedBudget, devices(deviceIds));
+        this(partitionsInBudget, settings, keys, sharedBudget, devices(deviceIds));
     }
 
     EngineFixture(int partitionsInBudget, UnaryOperator<EngineConfig.Builder> settings, List<ProvingDevice> devices) {
-        this(partitionsInBudget, settings, KeyEvictor.NONE, null, devices);
+        this(partitionsInBudget, settings, KeyResidency.NONE, null, devices);
     }
 
-    private EngineFixture(int partitionsInBudget, UnaryOperator<EngineConfig.Builder> settings, KeyEvictor evictor,
+    private EngineFixture(int partitionsInBudget, UnaryOperator<EngineConfig.Builder> settings, KeyResidency keys,
                           MemoryBudget sharedBudget, List<ProvingDevice> devices) {
         this.budget = sharedBudget != null ? sharedBudget : new MemoryBudget(partitionsInBudget * PARTITION_BYTES);
         EngineConfig config = settings.apply(EngineConfig.builder()
@@ -51,7 +51,7 @@ final class EngineFixture implements AutoCloseable {
                 .breakerMinimumCalls(1)
                 .deviceRetryAfter(Duration.ofMinutes(5))).build();
         this.engine = ProvingEngine.builder(config, prover).devices(devices).budget(budget).tracker(tracker)
-                .keyEvictor(evictor).start();
+                .keys(keys).start();
     }
 
     private static List<ProvingDevice> devices(String... ids) {

@@ -283,29 +283,6 @@ class ProvingEngineTest {
         f.assertAllReleased();
     }
 
-    /** A cached key charged to the budget gives way when work would otherwise block. */
-    @Test
-    void theDispatcherEvictsIdleCachedKeysBeforeItBlocks() throws Exception {
-        MemoryBudget shared = new MemoryBudget(2 * PARTITION_BYTES);
-        BufferTracker keyTracker = new BufferTracker();
-        Reservation keyBytes = shared.tryAcquire(PARTITION_BYTES + 1).orElseThrow();
-        TrackedBuffer cachedKey = keyTracker.track(BufferClass.KEY_HOST, Stage.RESIDENT, keyBytes.bytes());
-        AtomicLong asked = new AtomicLong();
-        KeyEvictor cache = wanted -> {
-            asked.addAndGet(wanted);
-            long freed = keyBytes.bytes();
-            cachedKey.close();
-            keyBytes.close();
-            return freed;
-        };
-        fixture = new EngineFixture(2, b -> b, cache, shared);
-        JobResult result = fixture.await(fixture.engine.submit(job(1)));
-        assertEquals(JobState.DONE, result.state());
-        assertTrue(asked.get() > 0, "the evictor was asked for bytes");
-        assertEquals(0, keyTracker.snapshot().count(BufferClass.KEY_HOST));
-        fixture.assertAllReleased();
-    }
-
     @Test
     void unknownJobsAreReported() {
         EngineFixture f = start(1, b -> b);

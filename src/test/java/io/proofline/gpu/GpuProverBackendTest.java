@@ -1,5 +1,6 @@
 package io.proofline.gpu;
 
+import io.proofline.gpu.internal.GpuDevices;
 import io.proofline.cli.Cli;
 import io.proofline.snark.SnarkCurves;
 import io.proofline.snark.prover.Groth16Prover;
@@ -37,6 +38,16 @@ class GpuProverBackendTest {
         } catch (GpuUnavailableException e) {
             return false;
         }
+    }
+
+    @Test
+    void evaluatesABCOnTheDeviceUnlessConfiguredOnTheHost() {
+        assertTrue(new GpuProverBackend(GpuConfig.DEFAULTS).abcOnDevice());
+        GpuProverBackend host = new GpuProverBackend(new GpuConfig(GpuConfig.B2Placement.AUTO, 17,
+                java.util.Optional.empty(), 0, GpuConfig.AbcPlacement.HOST));
+        assertFalse(host.abcOnDevice());
+        assertFalse(host.forDevice(new io.proofline.snark.prover.DeviceShare(0, "gpu0", 1, 0)).abcOnDevice());
+        assertThrows(UnsupportedOperationException.class, () -> host.proveStart(null, null));
     }
 
     @Test

@@ -34,10 +34,11 @@ class GpuPropertiesBindingTest {
                 "PROOFLINE_GPU_MSM_MAX_WINDOW", "16",
                 "PROOFLINE_GPU_KERNELS", "/opt/proofline/kernels",
                 "PROOFLINE_GPU_DEVICE_MEMORY_BUDGET", "40GB",
-                "PROOFLINE_GPU_DEVICES", "0,0"));
+                "PROOFLINE_GPU_DEVICES", "0,0",
+                "PROOFLINE_GPU_ABC", "host"));
         assertThat(bound.devices()).containsExactly(0, 0);
         assertThat(bound.toConfig()).isEqualTo(new GpuConfig(GpuConfig.B2Placement.HOST, 16,
-                Optional.of(Path.of("/opt/proofline/kernels")), 40L << 30));
+                Optional.of(Path.of("/opt/proofline/kernels")), 40L << 30, GpuConfig.AbcPlacement.HOST));
         assertThat(bindEnvironment(Map.of("PROOFLINE_GPU_B2_ON_DEVICE", "true")).toConfig().b2())
                 .isEqualTo(GpuConfig.B2Placement.DEVICE);
     }
@@ -47,6 +48,7 @@ class GpuPropertiesBindingTest {
         GpuProperties bound = bindEnvironment(Map.of());
         assertThat(bound.toConfig()).isEqualTo(GpuConfig.DEFAULTS);
         assertThat(bound.toConfig().b2()).isEqualTo(GpuConfig.B2Placement.AUTO);
+        assertThat(bound.toConfig().abc()).isEqualTo(GpuConfig.AbcPlacement.DEVICE);
         assertThat(bound.devices()).isEqualTo(List.of());
     }
 }

@@ -2,7 +2,10 @@ package io.proofline.service;
 
 import io.proofline.engine.BufferClass;
 import io.proofline.engine.BufferTracker;
+import io.proofline.engine.KeyAdmission;
 import io.proofline.engine.MemoryBudget;
+import io.proofline.engine.Reservation;
+import io.proofline.engine.RetryableException;
 import io.proofline.engine.Stage;
 import io.proofline.snark.ProvingKey;
 import org.junit.jupiter.api.AfterEach;
@@ -14,13 +17,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The proving-key cache on real snarkjs keys (the mul3 fixtures): what a pin loads and charges to the budget, which
- * keys eviction takes (idle ones, least recently used first, never a pinned one) and what it gives back.
+ * The proving-key cache on real snarkjs keys (the mul3 fixtures): what an admission reserves (key and partition in one
+ * step) and loads, which keys eviction takes (unused ones, never the head's; keys no queued work needs first, least
+ * recently used first, then the lowest priority's) and what it gives back, also when reading a key fails.
  */
 class KeyCacheTest {
 
@@ -64,53 +69,113 @@ class KeyCacheTest {
         cache = new KeyCache(data, budget, tracker, idleTimeout);
     }
 
+    /** Admits a partition of {@code bytes} with the circuit's key, which must fit now. */
+    KeyAdmission admit(String id, long bytes) {
+        return cache.tryAdmit(id, bytes, budget).orElseThrow(() -> new AssertionError("no room for " + id));
+    }
+
+    /** A partition that used the key has ended. */
+    static void end(KeyAdmission admission) {
+        admission.partition().close();
+        admission.releaseKey().run();
+    }
+
     @Test
-    void aPinLoadsTheKeyOnceAndChargesItsBytes() throws Exception {
+    void anAdmissionReservesTheKeyWithItsPartitionAndTheKeyIsReadOnFirstUse() {
         cache(10 * keyBytes, Duration.ofHours(1));
         assertThat(cache.keyBytes(A)).isEqualTo(keyBytes);
+        assertThat(cache.missingBytes(A)).isEqualTo(keyBytes);
 
-        cache.pin(A);
+        KeyAdmission first = admit(A, 100);
+        assertThat(first.partition().bytes()).isEqualTo(100);
+        assertThat(budget.reserved()).as("key and partition in one step").isEqualTo(keyBytes + 100);
+        assertThat(cache.missingBytes(A)).isZero();
+        assertThat(tracker.snapshot().count(BufferClass.KEY_HOST)).as("read on first use, not at admission").isZero();
         ProvingKey key = cache.provingKey(A);
         assertThat(key.nPublic()).as("mul3: out and a").isEqualTo(2);
-        assertThat(budget.reserved()).isEqualTo(keyBytes);
         assertThat(tracker.snapshot().cell(BufferClass.KEY_HOST, Stage.RESIDENT).bytes()).isEqualTo(keyBytes);
 
-        cache.pin(A);
-        assertThat(cache.provingKey(A)).as("a second job shares the loaded key").isSameAs(key);
-        assertThat(budget.reserved()).isEqualTo(keyBytes);
+        KeyAdmission second = admit(A, 100);
+        assertThat(cache.provingKey(A)).as("a second partition shares the loaded key").isSameAs(key);
+        assertThat(budget.reserved()).isEqualTo(keyBytes + 200);
         assertThat(cache.cached()).singleElement().satisfies(k -> {
             assertThat(k.circuitId()).isEqualTo(A);
             assertThat(k.pins()).isEqualTo(2);
             assertThat(k.bytes()).isEqualTo(keyBytes);
         });
 
-        cache.unpin(A);
-        cache.unpin(A);
-        cache.unpin(A);  // one too many: stays at zero
+        end(first);
+        first.releaseKey().run();  // twice: counted once
+        assertThat(cache.cached()).singleElement().satisfies(k -> assertThat(k.pins()).isEqualTo(1));
+        end(second);
         assertThat(cache.cached()).singleElement().satisfies(k -> assertThat(k.pins()).isZero());
+        assertThat(budget.reserved()).as("the idle key stays cached").isEqualTo(keyBytes);
         assertThatThrownBy(() -> cache.provingKey(A)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("not pinned");
+                .hasMessageContaining("not admitted");
         assertThatThrownBy(() -> cache.provingKey(B)).isInstanceOf(IllegalStateException.class);
     }
 
     @Test
-    void evictionTakesIdleKeysLeastRecentlyUsedFirstAndNeverAPinnedOne() throws Exception {
-        cache(10 * keyBytes, Duration.ofHours(1));
-        for (String id : new String[]{A, B, C}) {
-            cache.pin(id);
-        }
-        cache.unpin(B);
-        Thread.sleep(2);
-        cache.unpin(A);  // A used after B: B is the least recently used
-        // C stays pinned
+    void whenKeyAndPartitionDoNotFitTogetherNothingIsReserved() {
+        cache(3 * keyBytes, Duration.ofHours(1));
+        Reservation elsewhere = budget.tryAcquire(keyBytes).orElseThrow();
+        assertThat(cache.tryAdmit(A, keyBytes + 1, budget)).isEmpty();
+        assertThat(budget.reserved()).isEqualTo(keyBytes);
+        assertThat(cache.cached()).isEmpty();
+        assertThat(cache.tryAdmit(A, keyBytes, budget)).isPresent();
+        elsewhere.close();
+    }
 
-        assertThat(cache.evictIdle(1)).isEqualTo(keyBytes);
+    /** The leak of issue #18: an I/O error while reading a key must not keep its reservation for good. */
+    @Test
+    void anIoErrorAtLoadIsRetryableAndTheKeysBytesGoBackWithItsPartitions() throws Exception {
+        cache(10 * keyBytes, Duration.ofHours(1));
+        KeyAdmission first = admit(A, 100);
+        KeyAdmission second = admit(A, 100);
+        Path zkey = data.circuit(A).resolve(CircuitService.ZKEY);
+        Path aside = Files.move(zkey, dir.resolve("aside.zkey"));
+
+        assertThatThrownBy(() -> cache.provingKey(A)).isInstanceOf(RetryableException.class)
+                .hasMessageContaining("cannot read the key of circuit " + A);
+        assertThat(tracker.snapshot().count(BufferClass.KEY_HOST)).as("the buffer of the failed read is freed")
+                .isZero();
+        Files.move(aside, zkey);
+        assertThat(cache.provingKey(A)).as("the next partition reads it again").isNotNull();
+        end(first);
+        end(second);
+        assertThat(budget.reserved()).isEqualTo(keyBytes);
+
+        cache.evict(A);
+        KeyAdmission third = admit(A, 100);
+        Files.delete(zkey);
+        assertThatThrownBy(() -> cache.provingKey(A)).isInstanceOf(RetryableException.class);
+        end(third);
+        assertThat(budget.reserved()).as("a key never read goes with its last partition").isZero();
+        assertThat(cache.cached()).isEmpty();
+        assertThat(tracker.snapshot().count(BufferClass.KEY_HOST)).isZero();
+    }
+
+    @Test
+    void evictionTakesUnusedKeysLeastRecentlyUsedFirstAndNeverOneInUse() throws Exception {
+        cache(10 * keyBytes, Duration.ofHours(1));
+        KeyAdmission a = admit(A, 0);
+        KeyAdmission b = admit(B, 0);
+        KeyAdmission c = admit(C, 0);
+        for (String id : new String[]{A, B, C}) {
+            cache.provingKey(id);
+        }
+        end(b);
+        Thread.sleep(2);
+        end(a);  // A used after B: B is the least recently used
+        // C stays in use
+
+        assertThat(cache.evictUnused(1, List.of())).isEqualTo(keyBytes);
         assertThat(cache.cached()).extracting(KeyCache.CachedKey::circuitId).containsExactlyInAnyOrder(A, C);
-        assertThat(cache.evictIdle(Long.MAX_VALUE)).as("only A is idle now").isEqualTo(keyBytes);
+        assertThat(cache.evictUnused(Long.MAX_VALUE, List.of())).as("only A is unused now").isEqualTo(keyBytes);
         assertThat(cache.cached()).extracting(KeyCache.CachedKey::circuitId).containsExactly(C);
         assertThat(budget.reserved()).isEqualTo(keyBytes);
-        assertThat(cache.evict(C)).as("pinned").isFalse();
-        cache.unpin(C);
+        assertThat(cache.evict(C)).as("in use").isFalse();
+        end(c);
         assertThat(cache.evict(C)).isTrue();
         assertThat(cache.evict(C)).as("no longer cached").isFalse();
         assertThat(budget.reserved()).isZero();
@@ -118,32 +183,29 @@ class KeyCacheTest {
     }
 
     @Test
-    void aFullBudgetOfIdleKeysMakesRoomForTheNextOne() throws Exception {
-        cache(2 * keyBytes, Duration.ofHours(1));
-        for (String id : new String[]{A, B}) {
-            cache.pin(id);
-            cache.unpin(id);
+    void evictionSparesTheHeadsKeyAndTakesTheLowestPriorityQueuedKeyLast() {
+        cache(10 * keyBytes, Duration.ofHours(1));
+        for (String id : new String[]{C, A, B}) {
+            KeyAdmission used = admit(id, 0);
+            cache.provingKey(id);
+            end(used);
         }
-
-        cache.pin(C);
-        assertThat(cache.cached()).extracting(KeyCache.CachedKey::circuitId).hasSize(2).contains(C);
-        assertThat(budget.reserved()).isEqualTo(2 * keyBytes);
+        List<String> queued = List.of(C, B, A);  // C at the head, A queued last
+        assertThat(cache.evictUnused(1, queued)).isEqualTo(keyBytes);
+        assertThat(cache.cached()).extracting(KeyCache.CachedKey::circuitId).containsExactlyInAnyOrder(B, C);
+        assertThat(cache.evictUnused(1, List.of(C, B, A))).isEqualTo(keyBytes);
+        assertThat(cache.cached()).extracting(KeyCache.CachedKey::circuitId).containsExactly(C);
+        assertThat(cache.evictUnused(Long.MAX_VALUE, queued)).as("the head's key stays").isZero();
     }
 
     @Test
-    void aKeyLargerThanTheWholeBudgetFailsWithoutWaiting() {
-        cache(keyBytes - 1, Duration.ofHours(1));
-        assertThatThrownBy(() -> cache.pin(A)).isInstanceOf(IOException.class)
-                .hasMessageContaining(A).hasMessageContaining("larger than the whole memory budget");
-        assertThat(cache.cached()).isEmpty();
-    }
-
-    @Test
-    void keysIdleLongerThanTheTimeoutExpireButPinnedOnesStay() throws Exception {
+    void keysUnusedLongerThanTheTimeoutExpireButKeysInUseStay() throws Exception {
         cache(10 * keyBytes, Duration.ofMillis(1));
-        cache.pin(A);
-        cache.pin(B);
-        cache.unpin(A);
+        KeyAdmission a = admit(A, 0);
+        admit(B, 0);
+        cache.provingKey(A);
+        cache.provingKey(B);
+        end(a);
         Thread.sleep(5);
         cache.evictExpired();
         assertThat(cache.cached()).extracting(KeyCache.CachedKey::circuitId).containsExactly(B);
@@ -156,8 +218,9 @@ class KeyCacheTest {
         assertThat(cache.r1cs(A)).isPresent();
         assertThat(cache.r1cs(B)).as("registered without an r1cs").isEmpty();
         assertThat(cache.witnessCalculator(A)).as("registered without a wasm").isEmpty();
-        cache.pin(A);
-        cache.unpin(A);
+        KeyAdmission a = admit(A, 0);
+        cache.provingKey(A);
+        end(a);
         cache.forget(A);
         assertThat(cache.cached()).isEmpty();
     }
@@ -165,10 +228,11 @@ class KeyCacheTest {
     @Test
     void closeGivesBackEveryByte() throws Exception {
         cache(10 * keyBytes, Duration.ofHours(1));
-        cache.pin(A);
-        cache.pin(B);
+        admit(A, 10);
+        admit(B, 10).partition().close();
+        cache.provingKey(A);
         cache.close();
-        assertThat(budget.reserved()).isZero();
+        assertThat(budget.reserved()).as("all but the 10 B partition still open").isEqualTo(10);
         assertThat(tracker.snapshot().count(BufferClass.KEY_HOST)).isZero();
         assertThat(cache.cached()).isEmpty();
     }

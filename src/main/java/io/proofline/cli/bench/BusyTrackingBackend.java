@@ -84,6 +84,21 @@ final class BusyTrackingBackend implements ProverBackend {
     }
 
     @Override
+    public boolean abcOnDevice() {
+        return delegate.abcOnDevice();
+    }
+
+    @Override
+    public PendingProof proveStart(ProvingKey key, Witness witness) {
+        enter();
+        try {
+            return delegate.proveStart(key, witness);
+        } finally {
+            leave();
+        }
+    }
+
+    @Override
     public Proof proveFinish(PendingProof pending) {
         return delegate.proveFinish(pending);
     }

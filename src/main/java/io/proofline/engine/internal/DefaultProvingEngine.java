@@ -6,7 +6,8 @@ import io.proofline.engine.JobId;
 import io.proofline.engine.JobRequest;
 import io.proofline.engine.JobResult;
 import io.proofline.engine.JobStatus;
-import io.proofline.engine.KeyEvictor;
+import io.proofline.engine.DispatcherHealth;
+import io.proofline.engine.KeyResidency;
 import io.proofline.engine.MemoryBudget;
 import io.proofline.engine.PartitionFootprint;
 import io.proofline.engine.PartitionInput;
@@ -60,8 +61,9 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
     private final DevicePool devices;
     private final Lifecycle<S, P> lifecycle;
     private final Dispatcher<S, P> dispatcher;
+    private final DispatcherSupervisor dispatcherSupervisor;
+    private final KeyResidency keys;
     private final ProvingStage<S, P> proving;
-    private final Thread dispatcherThread;
     private final ExecutorService synthesisPool;
     private final ExecutorService provingPool;
     private final ExecutorService finalizerPool;
@@ -73,7 +75,7 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
     private ShutdownReport shutdownReport;
 
     public DefaultProvingEngine(EngineConfig config, PartitionProver<S, P> prover, List<? extends ProvingDevice> devices,
-                                MemoryBudget budget, BufferTracker tracker, KeyEvictor evictor) {
+                                MemoryBudget budget, BufferTracker tracker, KeyResidency keys) {
         this.config = Objects.requireNonNull(config, "config");
         this.prover = Objects.requireNonNull(prover, "prover");
         this.budget = Objects.requireNonNull(budget, "budget");
@@ -91,15 +93,16 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
         SynthesisStage<S, P> synthesis = new SynthesisStage<>(prover, synthesisPool, synthesisSlots, handoff,
                 lifecycle, tracker);
         FinalizeStage<S, P> finalize = new FinalizeStage<>(prover, this.devices, finalizerPool, lifecycle, tracker);
-        Objects.requireNonNull(evictor, "evictor");
+        this.keys = Objects.requireNonNull(keys, "keys");
         this.proving = new ProvingStage<>(prover, handoff, this.devices, finalize, lifecycle, tracker,
-                baseline ? null : budget, evictor);
-        this.dispatcher = new Dispatcher<>(queue, budget, evictor, config.policy(), synthesisSlots, synthesis);
+                baseline ? null : budget, keys, config.admissionWait());
+        this.dispatcher = new Dispatcher<>(queue, budget, keys, config.policy(), config.admissionWait(),
+                synthesisSlots, synthesis, lifecycle);
         tracker.attach(budget, this.devices::figures, this::queueDepths);
         config.memoryPlan().ifPresent(tracker::useMemoryPlan);
-        this.dispatcherThread = threads("dispatcher").newThread(dispatcher);
+        this.dispatcherSupervisor = new DispatcherSupervisor(dispatcher, threads("dispatcher"), tracker);
         proving.start(provingPool);
-        dispatcherThread.start();
+        dispatcherSupervisor.start();
         tracker.event("engine started");
     }
 
@@ -107,8 +110,11 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
     public JobId submit(JobRequest request) {
         Objects.requireNonNull(request, "request");
         PartitionFootprint footprint = prover.footprint(request.circuit());
-        if (config.policy() == PipelinePolicy.BUDGETED && !budget.canEverFit(footprint.total())) {
-            throw new PartitionTooLargeException(request.circuit().id(), footprint.total(), budget.total());
+        // a partition starts only together with its circuit's key (when that is not resident): both must fit
+        long admitted = (config.policy() == PipelinePolicy.BUDGETED ? footprint.total() : 0)
+                + keys.keyBytes(request.circuit().id());
+        if (!budget.canEverFit(admitted)) {
+            throw new PartitionTooLargeException(request.circuit().id(), admitted, budget.total());
         }
         long now = System.nanoTime();
         JobRun<S, P> job = new JobRun<>(JobId.random(), request, sequence.incrementAndGet(), now,
@@ -182,6 +188,11 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
     }
 
     @Override
+    public DispatcherHealth dispatcherHealth() {
+        return dispatcherSupervisor.health();
+    }
+
+    @Override
     public PipelineSnapshot snapshot() {
         return tracker.snapshot();
     }
@@ -198,8 +209,7 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
         }
         queue.closeIntake("shut down");
         dispatcher.stop();
-        dispatcherThread.interrupt();
-        dispatcherThread.join();
+        dispatcherSupervisor.stopAndJoin();
         List<JobRun<S, P>> leftQueued = unfinishedJobs().stream().filter(JobRun::hasQueuedPartition).toList();
         leftQueued.forEach(lifecycle::cancelJob);
         long graceEnd = System.nanoTime() + grace.toNanos();

@@ -1,45 +1,61 @@
 package io.proofline.engine.internal;
 
-import io.proofline.engine.KeyEvictor;
+import io.proofline.engine.AdmissionTimeoutException;
+import io.proofline.engine.JobFailure;
+import io.proofline.engine.KeyAdmission;
+import io.proofline.engine.KeyResidency;
 import io.proofline.engine.MemoryBudget;
 import io.proofline.engine.PipelinePolicy;
-import io.proofline.engine.Reservation;
+import io.proofline.engine.Stage;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
 
 /**
  * The single thread that takes work in priority order. For the partition at the head of the queue it takes a
- * synthesis slot and (BUDGETED) the partition's whole reservation, evicting idle cached keys before it
- * blocks; only then does the partition leave the queue. While it waits it re-checks the head, so a
- * higher-priority job that arrives meanwhile goes first.
+ * synthesis slot and, in one step, the partition's whole reservation (BUDGETED; nothing under BASELINE) plus its
+ * circuit's key if that is not resident ({@link KeyResidency}); when they do not fit it evicts unused keys, lowest
+ * priority first and only as many bytes as the head lacks, then waits for memory to come back. Only then does the
+ * partition leave the queue. While it waits it re-checks the head, so a higher-priority job that arrives meanwhile
+ * goes first; a head that waits longer than {@code admissionWait} ends its job with an
+ * {@link AdmissionTimeoutException} (the service runs it again later) so that the queue behind it moves.
+ *
+ * <p>Why this cannot deadlock: a key is held only by admitted partitions, which make progress and give their
+ * memory back, and every key in no use can be evicted; the submit check guarantees a partition and its key fit
+ * the whole budget together.
  */
-final class Dispatcher<S, P> implements Runnable {
+final class Dispatcher<S, P> {
 
     /** How often a wait for memory re-checks whether the head of the queue changed (cancelled, overtaken). */
     static final Duration HEAD_RECHECK = Duration.ofMillis(20);
 
     private final WorkQueue<PartitionRun<S, P>> queue;
     private final MemoryBudget budget;
-    private final KeyEvictor evictor;
+    private final KeyResidency keys;
     private final PipelinePolicy policy;
+    private final Duration admissionWait;
     private final Semaphore synthesisSlots;
     private final SynthesisStage<S, P> synthesis;
+    private final Lifecycle<S, P> lifecycle;
     private volatile boolean stopped;
 
-    Dispatcher(WorkQueue<PartitionRun<S, P>> queue, MemoryBudget budget, KeyEvictor evictor, PipelinePolicy policy,
-               Semaphore synthesisSlots, SynthesisStage<S, P> synthesis) {
+    Dispatcher(WorkQueue<PartitionRun<S, P>> queue, MemoryBudget budget, KeyResidency keys, PipelinePolicy policy,
+               Duration admissionWait, Semaphore synthesisSlots, SynthesisStage<S, P> synthesis,
+               Lifecycle<S, P> lifecycle) {
         this.queue = queue;
         this.budget = budget;
-        this.evictor = evictor;
+        this.keys = keys;
         this.policy = policy;
+        this.admissionWait = admissionWait;
         this.synthesisSlots = synthesisSlots;
         this.synthesis = synthesis;
+        this.lifecycle = lifecycle;
     }
 
-    @Override
-    public void run() {
+    /** Dispatches until stopped or interrupted; anything else thrown ends the thread (its supervisor restarts it). */
+    void run() {
         while (!stopped) {
             try {
                 dispatchNext();
@@ -47,6 +63,10 @@ final class Dispatcher<S, P> implements Runnable {
                 return;
             }
         }
+    }
+
+    boolean isStopped() {
+        return stopped;
     }
 
     /** Stops taking work; the thread must also be interrupted to leave a wait. */
@@ -59,15 +79,16 @@ final class Dispatcher<S, P> implements Runnable {
         synthesisSlots.acquire();
         boolean slotPassedOn = false;
         try {
-            Reservation reservation = reserve(head);
-            if (reservation == null) {
+            KeyAdmission admission = admit(head);
+            if (admission == null) {
                 return;
             }
             if (stopped || !queue.removeIfHead(head)) {
-                reservation.close();
+                admission.partition().close();
+                admission.releaseKey().run();
                 return;
             }
-            head.attach(reservation);
+            head.attach(admission);
             slotPassedOn = synthesis.start(head);
         } finally {
             if (!slotPassedOn) {
@@ -76,26 +97,44 @@ final class Dispatcher<S, P> implements Runnable {
         }
     }
 
-    /** The head's reservation, or null when the head changed while waiting. */
-    private Reservation reserve(PartitionRun<S, P> head) throws InterruptedException {
-        if (policy == PipelinePolicy.BASELINE) {
-            return budget.tryAcquire(0).orElseThrow();
-        }
-        long bytes = head.footprint().total();
+    /** The head's admission, or null when the head changed (or its job ended) while waiting. */
+    private KeyAdmission admit(PartitionRun<S, P> head) throws InterruptedException {
+        long bytes = policy == PipelinePolicy.BASELINE ? 0 : head.footprint().total();
+        String circuit = head.job().circuit().id();
+        long deadline = System.nanoTime() + admissionWait.toNanos();
         while (!stopped) {
-            Optional<Reservation> now = budget.tryAcquire(bytes);
+            long seen = budget.releases();
+            Optional<KeyAdmission> now;
+            try {
+                now = keys.tryAdmit(circuit, bytes, budget);
+            } catch (RuntimeException e) {
+                // the head's own key cannot be admitted (its file is gone, say): its job fails, the queue moves on
+                lifecycle.failJob(head.job(), new JobFailure(head.index(), Stage.QUEUED, e));
+                return null;
+            }
             if (now.isPresent()) {
                 return now.get();
             }
-            evictor.evictIdle(bytes - budget.available());
-            Optional<Reservation> waited = budget.acquire(bytes, HEAD_RECHECK);
-            if (waited.isPresent()) {
-                return waited.get();
+            long lacking = bytes + keys.missingBytes(circuit) - budget.available();
+            if (lacking > 0 && keys.evictUnused(lacking, queuedCircuits()) > 0) {
+                continue;
             }
+            budget.awaitRelease(seen, HEAD_RECHECK);
             if (queue.head() != head) {
+                return null;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                lifecycle.failJob(head.job(), new JobFailure(JobFailure.WHOLE_JOB, Stage.QUEUED,
+                        new AdmissionTimeoutException(head.job().id(), bytes, admissionWait)));
                 return null;
             }
         }
         return null;
+    }
+
+    /** The circuits of the queued partitions in dispatch order, head first. */
+    private List<String> queuedCircuits() {
+        return queue.items().stream().sorted(PartitionRun.ORDER).map(p -> p.job().circuit().id()).distinct()
+                .toList();
     }
 }

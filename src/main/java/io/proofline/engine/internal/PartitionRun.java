@@ -8,6 +8,7 @@ import io.proofline.engine.PartitionStatus;
 import io.proofline.engine.PartitionWork;
 import io.proofline.engine.ProofOutput;
 import io.proofline.engine.ProvingDevice;
+import io.proofline.engine.KeyAdmission;
 import io.proofline.engine.Reservation;
 import io.proofline.engine.Stage;
 import io.proofline.engine.TrackedBuffer;
@@ -46,6 +47,7 @@ final class PartitionRun<S, P> {
     private volatile ProvingDevice device;
     private Thread owner;
     private Reservation reservation;
+    private Runnable releaseKey;
     /** The bytes of a/b/c evaluated late, in prove start (see {@link io.proofline.engine.PartitionProver#lateAbcBytes}). */
     private Reservation lateAbc;
     private S synthesized;
@@ -134,8 +136,10 @@ final class PartitionRun<S, P> {
 
     // --- what it holds ---------------------------------------------------------------------------
 
-    synchronized void attach(Reservation value) {
-        reservation = value;
+    /** The dispatcher admitted this partition: it now holds its reservation and a use of its circuit's key. */
+    synchronized void attach(KeyAdmission admission) {
+        reservation = admission.partition();
+        releaseKey = admission.releaseKey();
     }
 
     /** The INPUT upload is parsed: stop counting it. */
@@ -244,6 +248,11 @@ final class PartitionRun<S, P> {
         inputEntry.close();
         if (reservation != null) {
             reservation.close();
+        }
+        if (releaseKey != null) {
+            Runnable release = releaseKey;
+            releaseKey = null;
+            release.run();
         }
         synthesized = null;
         pending = null;

@@ -1,8 +1,9 @@
 package io.proofline.engine.internal;
 
+import io.proofline.engine.AdmissionTimeoutException;
 import io.proofline.engine.BufferTracker;
 import io.proofline.engine.DeviceFaultException;
-import io.proofline.engine.KeyEvictor;
+import io.proofline.engine.KeyResidency;
 import io.proofline.engine.MemoryBudget;
 import io.proofline.engine.PartitionProver;
 import io.proofline.engine.PartitionTooLargeException;
@@ -10,6 +11,8 @@ import io.proofline.engine.ProvingDevice;
 import io.proofline.engine.Reservation;
 import io.proofline.engine.Stage;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 
@@ -32,12 +35,13 @@ final class ProvingStage<S, P> {
     private final BufferTracker tracker;
     /** Null under the BASELINE policy, which reserves nothing. */
     private final MemoryBudget budget;
-    private final KeyEvictor evictor;
+    private final KeyResidency keys;
+    private final Duration admissionWait;
     private volatile boolean stopped;
 
     ProvingStage(PartitionProver<S, P> prover, Handoff<PartitionRun<S, P>> handoff, DevicePool devices,
                  FinalizeStage<S, P> finalizers, Lifecycle<S, P> lifecycle, BufferTracker tracker,
-                 MemoryBudget budget, KeyEvictor evictor) {
+                 MemoryBudget budget, KeyResidency keys, Duration admissionWait) {
         this.prover = prover;
         this.handoff = handoff;
         this.devices = devices;
@@ -45,7 +49,8 @@ final class ProvingStage<S, P> {
         this.lifecycle = lifecycle;
         this.tracker = tracker;
         this.budget = budget;
-        this.evictor = evictor;
+        this.keys = keys;
+        this.admissionWait = admissionWait;
     }
 
     void start(ExecutorService pool) {
@@ -125,15 +130,19 @@ final class ProvingStage<S, P> {
         if (late <= 0 || budget == null) {
             return;
         }
-        long total = Math.addExact(partition.footprint().total(), late);
+        // the partition's key is resident and in use meanwhile: all three must fit together
+        long total = Math.addExact(Math.addExact(partition.footprint().total(), late),
+                keys.keyBytes(partition.job().circuit().id()));
         if (!budget.canEverFit(total)) {
             throw new PartitionTooLargeException(partition.job().circuit().id(), total, budget.total());
         }
         Optional<Reservation> now = budget.tryAcquire(late);
         if (now.isEmpty()) {
-            evictor.evictIdle(late - budget.available());
+            keys.evictUnused(late - budget.available(), List.of());
         }
-        Reservation reservation = now.isPresent() ? now.get() : budget.acquire(late);
+        // bounded like the dispatcher's wait: past it the job ends retryably instead of holding its device lease
+        Reservation reservation = now.isPresent() ? now.get() : budget.acquire(late, admissionWait)
+                .orElseThrow(() -> new AdmissionTimeoutException(partition.job().id(), late, admissionWait));
         partition.attachLateAbc(reservation);
         tracker.event(partition + " reserved " + late + " B for a/b/c on " + device.id());
     }

@@ -1,9 +1,9 @@
 package io.proofline.gpu.selftest;
 
 import io.proofline.algebra.field.PrimeField;
-import io.proofline.gpu.DeviceBuffer;
+import io.proofline.gpu.internal.DeviceBuffer;
 import io.proofline.gpu.GpuCurve;
-import io.proofline.gpu.GpuStream;
+import io.proofline.gpu.internal.GpuStream;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

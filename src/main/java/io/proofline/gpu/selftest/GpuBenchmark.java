@@ -1,19 +1,20 @@
 package io.proofline.gpu.selftest;
 
 import io.proofline.gpu.GpuConfig;
-import io.proofline.gpu.GpuContext;
+import io.proofline.gpu.internal.GpuContext;
 import io.proofline.gpu.GpuCurve;
-import io.proofline.gpu.GpuDevice;
-import io.proofline.gpu.GpuDevices;
-import io.proofline.gpu.GpuMsm;
-import io.proofline.gpu.GpuNtt;
+import io.proofline.gpu.internal.GpuDevice;
+import io.proofline.gpu.internal.GpuDevices;
+import io.proofline.gpu.internal.GpuMsm;
+import io.proofline.gpu.internal.GpuNtt;
 import io.proofline.gpu.GpuProverBackend;
-import io.proofline.gpu.GpuStream;
-import io.proofline.gpu.GpuTimer;
-import io.proofline.gpu.KernelModule;
-import io.proofline.gpu.StageTimes;
-import io.proofline.gpu.DeviceBuffer;
+import io.proofline.gpu.internal.GpuStream;
+import io.proofline.gpu.internal.GpuTimer;
+import io.proofline.gpu.internal.KernelModule;
+import io.proofline.gpu.internal.StageTimes;
+import io.proofline.gpu.internal.DeviceBuffer;
 import io.proofline.snark.ProvingKey;
+import io.proofline.snark.Witness;
 import io.proofline.snark.SnarkCurve;
 import io.proofline.snark.SnarkCurves;
 import io.proofline.snark.prover.Synthesis;
@@ -217,37 +218,52 @@ public final class GpuBenchmark {
         }
     }
 
+    /**
+     * One dev circuit proved twice where the backend evaluates a/b/c on the device: a row with a/b/c from the key's
+     * resident rows, and a row with a/b/c evaluated on the host (synthesis, timed once) and uploaded.
+     */
     private void proof(GpuProverBackend gpu, GpuCurve curve, int log) {
         long setup = System.nanoTime();
         try (DevSetup.Result dev = DevSetup.generate(snarkCurve(curve), 1 << log, PUBLIC, options.seed() + log);
              Arena arena = Arena.ofShared()) {
             ProvingKey key = dev.key();
-            Synthesized abc = Synthesis.evaluate(key, dev.witness(), bytes -> arena.allocate(bytes, 8));
             double setupS = secondsSince(setup);
-            ProofTiming t;
-            long[] deviceBytes;
-            StringBuilder steps = new StringBuilder();
+            long synthesis = System.nanoTime();
+            Synthesized abc = Synthesis.evaluate(key, dev.witness(), bytes -> arena.allocate(bytes, 8));
+            double synthesisMs = (System.nanoTime() - synthesis) / 1e6;
             try {
-                t = ProofTiming.measure(gpu, key, dev.witness(), abc, options.repeats(), options.finishRepeats());
-                deviceBytes = gpu.deviceBytes();
-                gpu.lastStageMillis().forEach((k, v) -> steps.append(String.format(Locale.ROOT, "; %s %.2f", k, v)));
+                if (gpu.abcOnDevice()) {
+                    proofRow(gpu, curve, log, key, dev.witness(), null, setupS,
+                            "a/b/c on the GPU from the key's rows");
+                }
+                proofRow(gpu, curve, log, key, dev.witness(), abc, setupS, String.format(Locale.ROOT,
+                        "a/b/c from the host (one synthesis on CPU threads %.1f ms, not in prove start)",
+                        synthesisMs));
             } finally {
                 gpu.evict(key);
             }
-            if (!t.allVerified()) {
-                failures++;
-            }
-            int logDomain = Integer.numberOfTrailingZeros(key.domainSize());
-            double bound = PerformanceBounds.proveStart(curve, key.nVars(), key.nPublic(), logDomain);
-            row("proof", curve, log, t.warmStartMs(), t.firstStartMs(), bound, Double.NaN, OptionalDouble.empty(),
-                    String.format(Locale.ROOT, "prove start warm (host/first: first call, key upload incl.); "
-                                    + "finish %.1f ms (median of %d, B2 %s); %s %d/%d; domain 2^%d, %d vars; "
-                                    + "device keys %d MiB, scratch %d MiB; setup + synthesis %.1f s; last prove start's"
-                                    + " steps (ms)%s",
-                            t.finishMedianMs(), t.finishMs().length, gpu.lastStageMillis().containsKey(B2_ON_DEVICE_STEP) ? "on the GPU" : "on CPU threads",
-                            t.allVerified() ? "verified" : "VERIFY FAILED", t.verified(), t.finishMs().length,
-                            logDomain, key.nVars(), deviceBytes[0] >> 20, deviceBytes[1] >> 20, setupS, steps));
         }
+    }
+
+    private void proofRow(GpuProverBackend gpu, GpuCurve curve, int log, ProvingKey key, Witness witness,
+                          Synthesized abc, double setupS, String abcNote) {
+        ProofTiming t = ProofTiming.measure(gpu, key, witness, abc, options.repeats(), options.finishRepeats());
+        long[] deviceBytes = gpu.deviceBytes();
+        StringBuilder steps = new StringBuilder();
+        gpu.lastStageMillis().forEach((k, v) -> steps.append(String.format(Locale.ROOT, "; %s %.2f", k, v)));
+        if (!t.allVerified()) {
+            failures++;
+        }
+        int logDomain = Integer.numberOfTrailingZeros(key.domainSize());
+        double bound = PerformanceBounds.proveStart(curve, key.nVars(), key.nPublic(), logDomain);
+        row("proof", curve, log, t.warmStartMs(), t.firstStartMs(), bound, Double.NaN, OptionalDouble.empty(),
+                String.format(Locale.ROOT, "%s; prove start warm (host/first: first call, key upload incl.); "
+                                + "finish %.1f ms (median of %d, B2 %s); %s %d/%d; domain 2^%d, %d vars; "
+                                + "device keys %d MiB, scratch %d MiB; setup %.1f s; last prove start's steps (ms)%s",
+                        abcNote, t.finishMedianMs(), t.finishMs().length,
+                        gpu.lastStageMillis().containsKey(B2_ON_DEVICE_STEP) ? "on the GPU" : "on CPU threads",
+                        t.allVerified() ? "verified" : "VERIFY FAILED", t.verified(), t.finishMs().length,
+                        logDomain, key.nVars(), deviceBytes[0] >> 20, deviceBytes[1] >> 20, setupS, steps));
     }
 
     private static SnarkCurve snarkCurve(GpuCurve curve) {

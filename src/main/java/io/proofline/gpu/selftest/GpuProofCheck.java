@@ -178,7 +178,9 @@ public final class GpuProofCheck {
     private Path prove(GpuProverBackend gpu, String label, ProvingKey key, Witness witness, double setupS,
                        Path writeDir) throws IOException {
         try (Arena arena = Arena.ofShared()) {
-            Synthesized abc = Synthesis.evaluate(key, witness, bytes -> arena.allocate(bytes, 8));
+            // a/b/c as the backend is configured: on the device from the key's rows, or from the host.
+            Synthesized abc = gpu.abcOnDevice() ? null
+                    : Synthesis.evaluate(key, witness, bytes -> arena.allocate(bytes, 8));
             ProofTiming t = ProofTiming.measure(gpu, key, witness, abc, WARM_RUNS, 1);
             PendingProof pending = t.pending();
             boolean valid = t.allVerified();
@@ -195,9 +197,10 @@ public final class GpuProofCheck {
                 failures++;
             }
             double warmMs = t.warmMedianMs();
-            line(String.format(Locale.ROOT, "%s B2 on %s domain %8d, %8d vars  %s  sums %s  proveStart gpu "
+            line(String.format(Locale.ROOT, "%s a/b/c on %s B2 on %s domain %8d, %8d vars  %s  sums %s  proveStart gpu "
                             + "%8.1f ms (first, key upload incl. %8.1f)  cpu %9.1f ms  x%5.1f  proveFinish %8.1f ms  "
-                            + "setup %.1f s", label, pending.hasSumB2() ? "gpu" : "cpu", key.domainSize(), key.nVars(),
+                            + "setup %.1f s", label, abc == null ? "gpu" : "cpu", pending.hasSumB2() ? "gpu" : "cpu",
+                    key.domainSize(), key.nVars(),
                     valid ? "VERIFIED" : "INVALID ", same ? "=cpu" : "DIFFER", warmMs, t.firstStartMs(), cpuMs,
                     cpuMs / warmMs, t.finishMedianMs(), setupS));
             StringBuilder split = new StringBuilder("  prove start steps (last run, ms):");

@@ -1,19 +1,19 @@
 package io.proofline.gpu.selftest;
 
 import io.proofline.algebra.field.PrimeField;
-import io.proofline.gpu.DeviceBuffer;
+import io.proofline.gpu.internal.DeviceBuffer;
 import io.proofline.gpu.GpuConfig;
-import io.proofline.gpu.GpuContext;
+import io.proofline.gpu.internal.GpuContext;
 import io.proofline.gpu.GpuCurve;
-import io.proofline.gpu.GpuDevice;
-import io.proofline.gpu.GpuDevices;
-import io.proofline.gpu.GpuGroup;
-import io.proofline.gpu.GpuMsm;
-import io.proofline.gpu.GpuNtt;
-import io.proofline.gpu.GpuStream;
-import io.proofline.gpu.GpuTimer;
-import io.proofline.gpu.KernelModule;
-import io.proofline.gpu.StageTimes;
+import io.proofline.gpu.internal.GpuDevice;
+import io.proofline.gpu.internal.GpuDevices;
+import io.proofline.gpu.internal.GpuGroup;
+import io.proofline.gpu.internal.GpuMsm;
+import io.proofline.gpu.internal.GpuNtt;
+import io.proofline.gpu.internal.GpuStream;
+import io.proofline.gpu.internal.GpuTimer;
+import io.proofline.gpu.internal.KernelModule;
+import io.proofline.gpu.internal.StageTimes;
 
 import java.io.PrintStream;
 import java.math.BigInteger;
@@ -70,6 +70,8 @@ public final class GpuSelfTest {
                         checkNtt(module, stream, curve, Math.min(log, options.maxLog()));
                     }
                     checkCosetH(module, stream, curve, Math.min(12, options.maxLog()));
+                    checkAbc(module, stream, curve, 7);
+                    checkAbc(module, stream, curve, 1 << Math.min(20, options.maxLog()));
                     checkMsm(module, stream, curve, 100, ScalarMix.ONES, false);
                     checkMsm(module, stream, curve, 1 << 10, ScalarMix.WITNESS, false);
                     int n = 1 << Math.min(20, options.maxLog());
@@ -88,6 +90,11 @@ public final class GpuSelfTest {
                     }
                 }
                 checkCosetH(module, stream, curve, Math.min(12, options.maxLog()));
+                for (int rows : new int[] {1, 2, 7, 1000, (1 << 10) + 1, 1 << 16, 1 << 20}) {
+                    if (rows <= 1 << options.maxLog()) {
+                        checkAbc(module, stream, curve, rows);
+                    }
+                }
                 checkMsm(module, stream, curve, 100, ScalarMix.ONES, false);
                 checkMsm(module, stream, curve, 100, ScalarMix.SMALL, false);
                 checkMsm(module, stream, curve, 1, ScalarMix.UNIFORM, false);
@@ -222,6 +229,23 @@ public final class GpuSelfTest {
             fr.sub(want, i * w, abc[2], i * w, want, i * w);
         }
         record(curve, "coset H = a'b' - c'", "2^" + logN, Arrays.equals(got, want), mismatches(fr, got, want));
+    }
+
+    /**
+     * a/b/c from constraint rows on the device against the host's evaluation ({@link AbcCheck}); timed at the largest
+     * size when benching.
+     */
+    private void checkAbc(KernelModule module, GpuStream stream, GpuCurve curve, int rows) {
+        guarded(curve, "a/b/c from rows", sizeName(rows), () -> {
+            try (AbcCheck check = new AbcCheck(curve, rows, Math.max(3, rows), random.nextLong())) {
+                AbcCheck.Outcome outcome = check.run(module, stream);
+                record(curve, "a/b/c from rows", sizeName(rows), outcome.ok(), outcome.detail());
+                if (options.bench() && rows == 1 << Math.min(20, options.maxLog())) {
+                    time(curve, "a/b/c from rows (" + check.shape() + ")", sizeName(rows), stream,
+                            () -> check.enqueue(module, stream));
+                }
+            }
+        });
     }
 
     /** How the MSM's scalars are drawn: uniform in Fr, or witness-like (many 0 and 1, some small, some r − 1). */

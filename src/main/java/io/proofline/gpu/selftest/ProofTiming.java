@@ -29,16 +29,19 @@ import java.util.Arrays;
 record ProofTiming(double firstStartMs, double[] warmStartMs, double[] finishMs, int verified, PendingProof pending,
                    Proof proof, BigInteger[] publicSignals, VerifyingKey verifyingKey) {
 
-    /** The GPU does not overwrite a/b/c, so one synthesis serves every prove start. */
+    /**
+     * {@code abc} null: a/b/c evaluated on the device; else uploaded from the host (the GPU does not overwrite them, so
+     * one synthesis serves every prove start).
+     */
     static ProofTiming measure(GpuProverBackend gpu, ProvingKey key, Witness witness, Synthesized abc, int warmRuns,
                                int finishRuns) {
         long s = System.nanoTime();
-        PendingProof pending = gpu.proveStart(key, witness, abc);
+        PendingProof pending = start(gpu, key, witness, abc);
         double firstMs = millisSince(s);
         double[] warm = new double[warmRuns];
         for (int i = 0; i < warmRuns; i++) {
             s = System.nanoTime();
-            gpu.proveStart(key, witness, abc);
+            start(gpu, key, witness, abc);
             warm[i] = millisSince(s);
         }
         Arrays.sort(warm);
@@ -58,6 +61,10 @@ record ProofTiming(double firstStartMs, double[] warmStartMs, double[] finishMs,
         }
         Arrays.sort(finish);
         return new ProofTiming(firstMs, warm, finish, verified, pending, proof, publicSignals, vk);
+    }
+
+    private static PendingProof start(GpuProverBackend gpu, ProvingKey key, Witness witness, Synthesized abc) {
+        return abc == null ? gpu.proveStart(key, witness) : gpu.proveStart(key, witness, abc);
     }
 
     boolean allVerified() {

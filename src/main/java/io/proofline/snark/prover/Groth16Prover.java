@@ -7,8 +7,9 @@ import io.proofline.snark.Witness;
 import java.lang.foreign.Arena;
 
 /**
- * One-call proving for the CLI and tests: synthesis into a private arena, {@link ProverBackend#proveStart}, freeing
- * a/b/c, then {@link ProverBackend#proveFinish}. The pipeline drives the steps itself, with tracked buffers.
+ * One-call proving for the CLI and tests: synthesis into a private arena (unless the backend evaluates a/b/c on its
+ * device), {@link ProverBackend#proveStart}, freeing a/b/c, then {@link ProverBackend#proveFinish}. The pipeline
+ * drives the steps itself, with tracked buffers.
  */
 public final class Groth16Prover {
 
@@ -34,6 +35,9 @@ public final class Groth16Prover {
             throw new IllegalArgumentException("witness value 0 is " + witness.value(0) + ", must be 1");
         }
         PendingProof pending;
+        if (backend.abcOnDevice()) {
+            return backend.proveFinish(backend.proveStart(key, witness));
+        }
         try (Arena abcArena = Arena.ofShared()) {
             Synthesized abc = Synthesis.evaluate(key, witness, bytes -> abcArena.allocate(bytes, 8));
             pending = backend.proveStart(key, witness, abc);

@@ -3,7 +3,7 @@ package io.proofline.cli.bench;
 import io.proofline.cli.Cli;
 import io.proofline.cli.UsageException;
 import io.proofline.gpu.GpuCurve;
-import io.proofline.gpu.GpuDevices;
+import io.proofline.gpu.internal.GpuDevices;
 import io.proofline.gpu.GpuUnavailableException;
 import io.proofline.gpu.selftest.GpuBenchmark;
 import org.junit.jupiter.api.Test;

@@ -95,7 +95,7 @@ class PipelineBenchTest {
 
     private static boolean gpuPresent() {
         try {
-            io.proofline.gpu.GpuDevices.discover();
+            io.proofline.gpu.internal.GpuDevices.discover();
             return true;
         } catch (RuntimeException e) {
             return false;

@@ -2,7 +2,7 @@ package io.proofline.gpu.selftest;
 
 import io.proofline.algebra.field.PrimeField;
 import io.proofline.gpu.GpuCurve;
-import io.proofline.gpu.GpuNtt;
+import io.proofline.gpu.internal.GpuNtt;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigInteger;

@@ -1,0 +1,169 @@
+package io.proofline.gpu.internal;
+
+import io.proofline.gpu.GpuCurve;
+import io.proofline.algebra.field.PrimeField;
+
+import java.math.BigInteger;
+
+/**
+ * NTT over a curve's Fr on the GPU for one domain of size N = 2^logN, with its twiddles resident on the device.
+ * Roots follow snarkjs: ω_N = 5^((r−1)/N) (5 is a quadratic non-residue mod r on both curves), so
+ * {@link #forward} evaluates a polynomial given by its coefficients at ω_N^0 .. ω_N^(N−1), natural order in and out.
+ *
+ * <p>A transform is one bit-reversal launch and ⌈logN / k⌉ launches of k butterfly stages in shared memory
+ * (k = the module's {@code nttMaxLogTile}). Not thread-safe: one instance per worker.
+ */
+public final class GpuNtt implements AutoCloseable {
+
+    /** The multiplicative generator snarkjs uses for roots of unity on bn128 and bls12381. */
+    public static final long ROOT_GENERATOR = 5;
+
+    private final KernelModule module;
+    private final GpuCurve curve;
+    private final int logN;
+    private final long n;
+    private final DeviceBuffer twiddles;
+    private final DeviceBuffer inverseTwiddles;
+    private final ScaleTables inverseScale;
+    private final ScaleTables cosetScale;
+
+    public GpuNtt(KernelModule module, GpuCurve curve, int logN) {
+        PrimeField fr = curve.fr();
+        if (logN < 1 || logN > 30 || fr.modulus().subtract(BigInteger.ONE).getLowestSetBit() < logN + 1) {
+            throw new IllegalArgumentException("unsupported NTT size 2^" + logN + " on " + curve);
+        }
+        this.module = module;
+        this.curve = curve;
+        this.logN = logN;
+        this.n = 1L << logN;
+        long[] omega = rootOfUnity(fr, logN);
+        long[] omegaInverse = fr.inv(omega);
+        this.twiddles = DeviceBuffer.of(powers(fr, fr.one(), omega, n / 2));
+        this.inverseTwiddles = DeviceBuffer.of(powers(fr, fr.one(), omegaInverse, n / 2));
+        long[] nInverse = fr.inv(fr.fromLong(n));
+        // 1/N · g^i with g = 1: the inverse transform's scaling; with g = ω_2N: also the shift onto the odd coset.
+        this.inverseScale = new ScaleTables(fr, logN, nInverse, fr.one());
+        this.cosetScale = new ScaleTables(fr, logN, nInverse, rootOfUnity(fr, logN + 1));
+    }
+
+    /** ω with ω^(2^log) = 1 primitive: 5^((r−1)/2^log) in Montgomery form. */
+    public static long[] rootOfUnity(PrimeField fr, int log) {
+        BigInteger exponent = fr.modulus().subtract(BigInteger.ONE).shiftRight(log);
+        return fr.pow(fr.fromLong(ROOT_GENERATOR), exponent);
+    }
+
+    public int logN() {
+        return logN;
+    }
+
+    public long size() {
+        return n;
+    }
+
+    /** In place: coefficients → evaluations at ω_N^i. */
+    public void forward(DeviceBuffer x, GpuStream stream) {
+        transform(x, twiddles, stream);
+    }
+
+    /** In place: evaluations → coefficients (including the factor 1/N). */
+    public void inverse(DeviceBuffer x, GpuStream stream) {
+        transform(x, inverseTwiddles, stream);
+        scale(x, inverseScale, stream);
+    }
+
+    /**
+     * In place, snarkjs's H step for one of a, b, c (DESIGN §7): inverse transform, multiply coefficient i by
+     * ω_2N^i (with 1/N folded in), forward transform: the evaluations on the odd coset ω_2N·⟨ω_N⟩.
+     */
+    public void toOddCoset(DeviceBuffer x, GpuStream stream) {
+        transform(x, inverseTwiddles, stream);
+        scale(x, cosetScale, stream);
+        transform(x, twiddles, stream);
+    }
+
+    /** a ← a·b − c element-wise (a, b, c already on the odd coset): the h_j that the H MSM takes. */
+    public void quotient(DeviceBuffer a, DeviceBuffer b, DeviceBuffer c, GpuStream stream) {
+        int threads = module.tunables().elementwiseThreads();
+        module.launch(curve.kernel("fr_h_from_abc"), KernelModule.blocksFor(n, threads), threads, stream, a, b, c, n);
+    }
+
+    /** The whole of DESIGN §7's H: the three coset transforms and the quotient, left in {@code a}. */
+    public void computeH(DeviceBuffer a, DeviceBuffer b, DeviceBuffer c, GpuStream stream) {
+        toOddCoset(a, stream);
+        toOddCoset(b, stream);
+        toOddCoset(c, stream);
+        quotient(a, b, c, stream);
+    }
+
+    /** In place, Montgomery → canonical (MSM scalars are canonical). */
+    public void fromMontgomery(DeviceBuffer x, GpuStream stream) {
+        int threads = module.tunables().elementwiseThreads();
+        module.launch(curve.kernel("fr_from_montgomery"), KernelModule.blocksFor(n, threads), threads, stream, x, n);
+    }
+
+    private void transform(DeviceBuffer x, DeviceBuffer tw, GpuStream stream) {
+        requireSize(x);
+        Tunables t = module.tunables();
+        module.launch(curve.kernel("fr_bit_reverse"), KernelModule.blocksFor(n, t.elementwiseThreads()),
+                t.elementwiseThreads(), stream, x, logN);
+        int passes = (logN + t.nttMaxLogTile() - 1) / t.nttMaxLogTile();
+        int s0 = 0;
+        for (int pass = 0; pass < passes; pass++) {
+            int k = logN / passes + (pass < logN % passes ? 1 : 0);
+            module.launch(curve.kernel("fr_ntt_pass"), n >> k, 1 << (k - 1), stream, x, tw, logN, s0, k);
+            s0 += k;
+        }
+    }
+
+    private void scale(DeviceBuffer x, ScaleTables tables, GpuStream stream) {
+        int threads = module.tunables().elementwiseThreads();
+        module.launch(curve.kernel("fr_scale_geometric"), KernelModule.blocksFor(n, threads), threads, stream,
+                x, n, tables.lo, tables.hi, tables.logLo);
+    }
+
+    private void requireSize(DeviceBuffer x) {
+        if (x.bytes() < n * curve.frBytes()) {
+            throw new IllegalArgumentException("buffer of " + x.bytes() + " bytes is smaller than 2^" + logN + " elements");
+        }
+    }
+
+    /** start·step^i for i < count, as one flat Montgomery array. */
+    static long[] powers(PrimeField f, long[] start, long[] step, long count) {
+        int w = f.limbs();
+        long[] out = new long[Math.toIntExact(count * w)];
+        long[] acc = start.clone();
+        for (int i = 0; i < count; i++) {
+            System.arraycopy(acc, 0, out, i * w, w);
+            f.mul(acc, 0, step, 0, acc, 0);
+        }
+        return out;
+    }
+
+    /** c·g^i as lo[i mod 2^logLo]·hi[i >> logLo]: lo[j] = g^j, hi[j] = c·g^(j·2^logLo). */
+    private static final class ScaleTables implements AutoCloseable {
+        final DeviceBuffer lo;
+        final DeviceBuffer hi;
+        final int logLo;
+
+        ScaleTables(PrimeField f, int logN, long[] c, long[] g) {
+            this.logLo = (logN + 1) / 2;
+            this.lo = DeviceBuffer.of(powers(f, f.one(), g, 1L << logLo));
+            long[] gStride = f.pow(g, BigInteger.ONE.shiftLeft(logLo));
+            this.hi = DeviceBuffer.of(powers(f, c, gStride, 1L << (logN - logLo)));
+        }
+
+        @Override
+        public void close() {
+            lo.close();
+            hi.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        twiddles.close();
+        inverseTwiddles.close();
+        inverseScale.close();
+        cosetScale.close();
+    }
+}

@@ -1,0 +1,314 @@
+package io.proofline.gpu.internal;
+
+import io.proofline.gpu.GpuConfig;
+import io.proofline.gpu.GpuCurve;
+import io.proofline.snark.ProvingKey;
+import io.proofline.snark.Witness;
+import io.proofline.snark.prover.DeviceUsage;
+import io.proofline.snark.prover.PendingProof;
+import io.proofline.snark.prover.Synthesized;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Prove start on one device: its context, kernels and stream, the keys resident there, and working buffers reused
+ * from one proof to the next (a/b/c, the witness's scalars, NTT twiddles per domain, MSM scratch per size). One proof
+ * at a time: {@link #proveStart} is synchronized.
+ *
+ * <p>Steps (DESIGN §2, §7) on two streams, so that the uploads, H and the latency-bound tails of one stream's MSMs
+ * overlap the other stream's work, with the host waiting once at the end:
+ * <ol>
+ * <li>pin the key's resident sections (uploaded on first use);
+ * <li>stream w: upload the witness, sort its scalars into buckets once ({@link MsmSchedule}), then ΣA, ΣC (C is
+ *     resident behind ℓ + 1 points at infinity, so it takes the whole witness too: {@link ResidentKey}) and, where
+ *     {@link GpuConfig#b2()} places it on the device, ΣB2 on G2 (else prove finish runs it on CPU threads);
+ * <li>stream h: a, b, c — evaluated from the key's resident constraint rows ({@link DeviceRows}) once the witness is
+ *     up, or uploaded when the caller evaluated them on the host; H = 3 inverse NTTs, ·ω_2N^i, 3 NTTs, {@code h = a'b' − c'}, to canonical form; then,
+ *     once stream w has sorted the witness, ΣB1 along the same schedule; then ΣH over h (its own sort);
+ * <li>wait for both; each MSM's window sums are combined on the host (Horner) and made affine.
+ * </ol>
+ */
+public final class GpuProverWorker implements AutoCloseable {
+
+    /** Instances kept per map (MSMs, schedules, NTTs), least recently used evicted: the five MSMs, two schedules and one domain of a couple of circuits. */
+    private static final int KEPT_INSTANCES = 12;
+
+    private final GpuContext context;
+    private final KernelModule module;
+    /** The witness's MSMs (and the uploads of one-stream callers). */
+    private final GpuStream stream;
+    /** a, b, c, H, ΣB1 and ΣH. */
+    private final GpuStream streamH;
+    /** Pinned staging for a/b/c and the witness: asynchronous copies need page-locked host memory. */
+    private final PinnedStaging staging;
+    private final ResidentKeyCache<ProvingKey, ResidentKey> keys;
+    private final GpuConfig.B2Placement b2;
+    /** Whether keys carry their constraint rows, so that a/b/c can be evaluated here. */
+    private final boolean rowsResident;
+    private final MsmShape shape;
+    private final Map<Integer, GpuNtt> ntts = lru();
+    private final Map<String, GpuMsm> msms = lru();
+    private final Map<String, MsmSchedule> schedules = lru();
+    private final Scratch a = new Scratch();
+    private final Scratch b = new Scratch();
+    private final Scratch c = new Scratch();
+    private final Scratch witness = new Scratch();
+    private volatile Map<String, Double> lastStages = Map.of();
+
+    public GpuProverWorker(GpuDevice device, long keyBudgetBytes, GpuConfig config) {
+        this.b2 = config.b2();
+        this.rowsResident = config.abc() == GpuConfig.AbcPlacement.DEVICE;
+        this.shape = config.msmShape();
+        this.context = GpuContext.open(device);
+        try {
+            this.module = KernelModule.load(context, config.kernels());
+            this.stream = new GpuStream();
+            this.streamH = new GpuStream();
+            this.staging = new PinnedStaging();
+        } catch (RuntimeException e) {
+            context.close();
+            throw e;
+        }
+        this.keys = new ResidentKeyCache<>(keyBudgetBytes);
+    }
+
+    public GpuDevice device() {
+        return context.device();
+    }
+
+    public ResidentKeyCache<ProvingKey, ResidentKey> keys() {
+        return keys;
+    }
+
+    /**
+     * Frees {@code key}'s resident copy if no proof holds it. Not synchronized with {@link #proveStart} (the cache's
+     * pins protect a key in use); the context is made current because freeing is a driver call on this thread.
+     */
+    public boolean evict(ProvingKey key) {
+        context.makeCurrent();
+        return keys.evict(key);
+    }
+
+    /**
+     * Prove start of {@code key} on witness {@code w}, with {@code abc} from the host, or — {@code abc} null — a/b/c
+     * evaluated here from the key's resident rows (the worker must be configured with {@code abc: device}).
+     */
+    public synchronized PendingProof proveStart(ProvingKey key, Witness w, Synthesized abc) {
+        if (abc == null && !rowsResident) {
+            throw new IllegalArgumentException("a/b/c on the device need abc: device (the key's rows resident)");
+        }
+        context.makeCurrent();
+        GpuCurve curve = GpuCurves.of(key.curve());
+        int n = key.domainSize();
+        int m = key.nVars();
+        GpuGroup g1 = GpuGroup.g1(curve);
+        boolean b2OnDevice = b2.onDevice(ResidentKey.bytes(key, true, rowsResident), keys.budgetBytes());
+        try (ResidentKeyCache.Lease<ResidentKey> lease =
+                     keys.acquire(key, ResidentKey.bytes(key, b2OnDevice, rowsResident),
+                             () -> ResidentKey.upload(key, b2OnDevice, rowsResident));
+             StageTimes onW = new StageTimes(); StageTimes onH = new StageTimes()) {
+            ResidentKey points = lease.value();
+            HostStepClock clock = new HostStepClock();
+            // Stream w: the witness, sorted once for ΣA, ΣB1, ΣC and ΣB2.
+            onW.mark("start", stream);
+            DeviceBuffer dw = upload(witness, w.canonical(), stream);
+            onW.mark("upload w", stream);
+            MsmSchedule byWitness = schedule("w", m);
+            byWitness.enqueueSort(dw, stream, StageTimes.NONE);
+            onW.mark("sort w", stream);
+            GpuMsm msmA = msm("A", g1, m);
+            GpuMsm msmB1 = msm("B1", g1, m);
+            GpuMsm msmC = msm("C", g1, m);
+            GpuMsm msmH = msm("H", g1, n);
+            GpuMsm msmB2 = b2OnDevice ? msm("B2", GpuGroup.g2(curve), m) : null;
+            DeviceBuffer da;  // a, then H in canonical form: ΣH's scalars
+            try (GpuEvent sorted = GpuEvent.record(stream)) {
+                msmA.enqueue(byWitness, points.a, dw, stream, StageTimes.NONE);
+                onW.mark("msm A", stream);
+                msmC.enqueue(byWitness, points.c, dw, stream, StageTimes.NONE);
+                onW.mark("msm C", stream);
+                if (msmB2 != null) {
+                    msmB2.enqueue(byWitness, points.b2, dw, stream, StageTimes.NONE);
+                    onW.mark("msm B2", stream);
+                }
+                // Stream h, while stream w computes: a, b, c, H, then ΣB1 along the witness's schedule, then ΣH.
+                onH.mark("start", streamH);
+                DeviceBuffer db;
+                DeviceBuffer dc;
+                if (abc == null) {
+                    long bytes = (long) n * curve.frBytes();
+                    da = a.ensure(bytes);
+                    db = b.ensure(bytes);
+                    dc = c.ensure(bytes);
+                    streamH.waitFor(sorted); // the witness is up (and sorted, which ΣB1 waits for anyway)
+                    points.rows.evaluate(module, curve, dw, da, db, dc, streamH);
+                    onH.mark("a,b,c from rows", streamH);
+                } else {
+                    da = upload(a, abc.a().segment(), streamH);
+                    db = upload(b, abc.b().segment(), streamH);
+                    dc = upload(c, abc.c().segment(), streamH);
+                    onH.mark("upload a,b,c", streamH);
+                }
+                int logN = Integer.numberOfTrailingZeros(n);
+                // Keyed by curve and size: the twiddles differ per Fr.
+                GpuNtt ntt = ntts.computeIfAbsent(curve.ordinal() * 64 + logN, k -> new GpuNtt(module, curve, logN));
+                ntt.computeH(da, db, dc, streamH);
+                ntt.fromMontgomery(da, streamH);
+                onH.mark("H", streamH);
+                streamH.waitFor(sorted);
+                msmB1.enqueue(byWitness, points.b1, dw, streamH, StageTimes.NONE);
+                onH.mark("msm B1", streamH);
+            }
+            MsmSchedule byH = schedule("h", n);
+            byH.enqueueSort(da, streamH, StageTimes.NONE);
+            onH.mark("sort h", streamH);
+            msmH.enqueue(byH, points.h, da, streamH, StageTimes.NONE);
+            onH.mark("msm H", streamH);
+            clock.lap("enqueue (host)");
+            stream.synchronize();
+            streamH.synchronize();
+            clock.lap("wait for the device");
+            PendingProof pending = new PendingProof(key, w, msmA.collectAffine(), msmB1.collectAffine(),
+                    msmC.collectAffine(), msmH.collectAffine(), msmB2 == null ? null : msmB2.collectAffine());
+            clock.lap("collect (Horner, host)");
+            Map<String, Double> stages = new LinkedHashMap<>(clock.laps());
+            onW.millis().forEach((k, v) -> stages.put("stream w: " + k, v));
+            onH.millis().forEach((k, v) -> stages.put("stream h: " + k, v));
+            lastStages = stages;
+            return pending;
+        }
+    }
+
+    /** Copies {@code src} into {@code scratch} (grown as needed): through the pinned staging, queued on the stream. */
+    private DeviceBuffer upload(Scratch scratch, java.lang.foreign.MemorySegment src, GpuStream on) {
+        DeviceBuffer d = scratch.ensure(src.byteSize());
+        staging.upload(src, d, 0, on);
+        return d;
+    }
+
+    /**
+     * The MSM instance of this role (A, B1, C, H, B2), group and size, kept for the next proof: one per role, so that
+     * the five MSMs of a proof can be in flight at once, each with its own bucket sums and result.
+     */
+    private GpuMsm msm(String role, GpuGroup group, int n) {
+        return msms.computeIfAbsent(role + "/" + group + "/" + n, k -> new GpuMsm(module, group, n, shape));
+    }
+
+    /** The schedule for the scalars {@code of} (w: the witness, h: H) of MSMs of size n (G1 and G2 alike). */
+    private MsmSchedule schedule(String of, int n) {
+        return schedules.computeIfAbsent(of + "/" + n, k -> new MsmSchedule(module, n, shape.windowBits(n), shape));
+    }
+
+    /** Host-clock milliseconds of the last prove start's steps, in order (uploads, H, each MSM). */
+    public Map<String, Double> lastStages() {
+        return lastStages;
+    }
+
+    /** Device bytes of the working buffers (not the resident keys). */
+    public synchronized long scratchBytes() {
+        long bytes = a.bytes() + b.bytes() + c.bytes() + witness.bytes();
+        for (GpuMsm msm : msms.values()) {
+            bytes += msm.scratchBytes();
+        }
+        for (MsmSchedule schedule : schedules.values()) {
+            bytes += schedule.bytes();
+        }
+        for (GpuNtt ntt : ntts.values()) {
+            bytes += nttBytes(ntt);
+        }
+        return bytes;
+    }
+
+    /** Working buffers held: each a/b/c/witness buffer in use, each MSM's scratch, each NTT's tables. */
+    synchronized long scratchBuffers() {
+        long count = msms.size() + schedules.size() + ntts.size();
+        for (Scratch s : new Scratch[] {a, b, c, witness}) {
+            count += s.bytes() > 0 ? 1 : 0;
+        }
+        return count;
+    }
+
+    /**
+     * What {@link GpuNtt} allocates for a domain of N: forward and inverse twiddles (N/2 elements each) and two pairs
+     * of scale tables (2^⌈log N / 2⌉ + 2^⌊log N / 2⌋ elements each pair).
+     */
+    static long nttBytes(GpuNtt ntt) {
+        int logLo = (ntt.logN() + 1) / 2;
+        long scale = (1L << logLo) + (1L << (ntt.logN() - logLo));
+        return (ntt.size() + 2 * scale) * GpuMsm.SCALAR_BYTES;
+    }
+
+    /**
+     * The figures of the buffer table: the driver's used/free, resident keys, working buffers. Synchronized like
+     * {@link #proveStart}, so a caller that already holds the worker's monitor reads a quiet worker.
+     */
+    public synchronized DeviceUsage usage() {
+        context.makeCurrent();
+        long[] freeTotal = context.memoryInfo();
+        return new DeviceUsage(freeTotal[1] - freeTotal[0], freeTotal[0], keys.size(), keys.residentBytes(),
+                scratchBuffers(), scratchBytes());
+    }
+
+    @Override
+    public synchronized void close() {
+        context.makeCurrent();
+        ntts.values().forEach(GpuNtt::close);
+        msms.values().forEach(GpuMsm::close);
+        schedules.values().forEach(MsmSchedule::close);
+        ntts.clear();
+        msms.clear();
+        schedules.clear();
+        for (Scratch s : new Scratch[] {a, b, c, witness}) {
+            s.close();
+        }
+        keys.close();
+        staging.close();
+        stream.close();
+        streamH.close();
+        module.close();
+        context.close();
+    }
+
+    private static <K, T extends AutoCloseable> Map<K, T> lru() {
+        return new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<K, T> eldest) {
+                if (size() <= KEPT_INSTANCES) {
+                    return false;
+                }
+                try {
+                    eldest.getValue().close();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                return true;
+            }
+        };
+    }
+
+    /** A device buffer that grows to the largest size asked of it and is otherwise reused. */
+    private static final class Scratch implements AutoCloseable {
+        private DeviceBuffer buffer;
+
+        DeviceBuffer ensure(long bytes) {
+            if (buffer == null || buffer.bytes() < bytes) {
+                close();
+                buffer = DeviceBuffer.allocate(bytes);
+            }
+            return buffer;
+        }
+
+        long bytes() {
+            return buffer == null ? 0 : buffer.bytes();
+        }
+
+        @Override
+        public void close() {
+            if (buffer != null) {
+                buffer.close();
+                buffer = null;
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.proofline.gpu.internal;
+
+import io.proofline.gpu.GpuConfig;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The MSM's tuning numbers: what the kernels accept, and the window and buffer sizes derived from them. */
+class MsmShapeTest {
+
+    @Test
+    void theWindowIsLogNMinusFourClampedToTheCap() {
+        MsmShape shape = MsmShape.DEFAULT;
+        assertEquals(MsmShape.MIN_WINDOW, shape.windowBits(1));
+        assertEquals(MsmShape.MIN_WINDOW, shape.windowBits(1 << 6));
+        assertEquals(12, shape.windowBits(1 << 16));
+        assertEquals(13, shape.windowBits((1 << 16) + 1), "⌈log₂n⌉");
+        assertEquals(16, shape.windowBits(1 << 20));
+        assertEquals(shape.maxWindow(), shape.windowBits(1 << 26));
+        assertEquals(15, shape.withMaxWindow(15).windowBits(1 << 24));
+    }
+
+    @Test
+    void theKernelsLimitsAreEnforced() {
+        assertThrows(IllegalArgumentException.class, () -> new MsmShape(6, 4, 8, 128, 17), "chunk not a power of 2");
+        assertThrows(IllegalArgumentException.class, () -> new MsmShape(8, 1, 8, 128, 17), "level length below 2");
+        assertThrows(IllegalArgumentException.class, () -> new MsmShape(8, 4, 8, 2048, 17),
+                "more pairs per task than the ordering by size counts in shared memory");
+        assertThrows(IllegalArgumentException.class, () -> MsmShape.DEFAULT.withMaxWindow(MsmShape.MIN_WINDOW - 1));
+        assertThrows(IllegalArgumentException.class,
+                () -> new GpuConfig(GpuConfig.B2Placement.AUTO, 3, java.util.Optional.empty(), 0));
+    }
+
+    @Test
+    void levelOneHoldsEveryTask() {
+        MsmShape shape = MsmShape.DEFAULT;
+        int c = 16;
+        int n = 1 << 20;
+        int windows = MsmShape.windows(c);
+        assertEquals(16, windows, "⌈256/16⌉");
+        long buckets = (long) windows << (c - 1);
+        // Tasks: ⌈count/perTask⌉ per bucket ≤ one per bucket plus one per perTask pairs of the n·W pairs.
+        assertEquals(buckets + (long) n * windows / shape.perTask(), shape.levelEntries(n, c));
+        assertTrue(shape.levelEntries(n, c) >= buckets);
+    }
+
+    @Test
+    void theConfiguredCapBecomesTheShapes() {
+        GpuConfig config = new GpuConfig(GpuConfig.B2Placement.HOST, 15, java.util.Optional.empty(), 0);
+        assertEquals(15, config.msmShape().maxWindow());
+        assertEquals(MsmShape.DEFAULT.perTask(), config.msmShape().perTask());
+        assertTrue(GpuConfig.B2Placement.AUTO.onDevice(100, 100));
+        assertTrue(!GpuConfig.B2Placement.AUTO.onDevice(101, 100));
+        assertTrue(GpuConfig.B2Placement.DEVICE.onDevice(101, 100));
+        assertTrue(!GpuConfig.B2Placement.HOST.onDevice(1, 100));
+    }
+}
