@@ -1,6 +1,6 @@
 package io.proofline.service;
 
-import com.github.kagkarlsson.scheduler.SchedulerClient;
+import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import io.proofline.engine.CircuitRef;
 import io.proofline.engine.JobState;
@@ -19,6 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import java.io.IOException;
@@ -69,13 +71,13 @@ public class JobService {
     private final MemoryBudget budget;
     private final DataDirectory data;
     private final TransactionTemplate tx;
-    private final SchedulerClient scheduler;
+    private final Scheduler scheduler;
     private final JobRunner runner;
     private final PipelineProperties pipeline;
     private volatile boolean draining;
 
     JobService(JobStore store, CircuitService circuits, KeyCache keys, ProvingEngine engine, MemoryBudget budget,
-               DataDirectory data, TransactionTemplate tx, SchedulerClient scheduler, JobRunner runner,
+               DataDirectory data, TransactionTemplate tx, Scheduler scheduler, JobRunner runner,
                PipelineProperties pipeline) {
         this.store = store;
         this.circuits = circuits;
@@ -147,6 +149,14 @@ public class JobService {
                 store.insert(job, tenant.principal(), submitted, rows);
                 scheduler.schedule(new TaskInstance<Void>(JobSchedulingConfiguration.PROVE_TASK, id, () -> null,
                         priority.ordinal()), Instant.now());
+                // The scheduler's own immediate check runs before this transaction commits and cannot see the
+                // task: look again once it is visible, instead of leaving the job to the next polling tick.
+                TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                    @Override
+                    public void afterCommit() {
+                        scheduler.triggerCheckForDueExecutions();
+                    }
+                });
             });
         } catch (DuplicateKeyException sameRequestId) {
             deleteInputs(id);
