@@ -1,5 +1,7 @@
-// Instantiates the field, NTT and MSM (G1 and G2) templates for one curve as extern "C" kernels named <curve>_<kernel>,
-// which the host looks up by name in the fatbin (cuModuleGetFunction). One line per curve in <curve>.cu.
+// Instantiates the field, NTT, a/b/c and MSM (G1 and G2) templates for one curve as extern "C" kernels named
+// <curve>_<kernel>, which the host looks up by name in the loaded modules (cuModuleGetFunction). The files of
+// native-cuda/modules/ invoke these macros, a few per file, so that the kernels compile as several translation units
+// in parallel (native-cuda/build.sh).
 #pragma once
 #include "../ff/fields.cuh"
 #include "../ff/mont_t.cuh"
@@ -54,8 +56,8 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
         proofline::field_mul_chain(x, n, iters);                                                                 \
     }
 
-/** The MSM kernels of one group (G1 over Fq, G2 over Fq2): <prefix>_accumulate_tasks, _combine_heads, ... */
-#define PROOFLINE_GROUP_KERNELS(prefix, Affine, Xyzz)                                                           \
+/** Level 0 of the bucket sums of one group (G1 over Fq, G2 over Fq2): <prefix>_accumulate_tasks. */
+#define PROOFLINE_ACCUMULATE_KERNELS(prefix, Affine, Xyzz)                                                      \
     extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
         prefix##_accumulate_tasks(const Affine* points, const uint32_t* pairs, const uint32_t* offsets,          \
                                   const uint32_t* counts, const uint32_t* task_offsets,                          \
@@ -64,18 +66,27 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
                                   Xyzz* bucket_sums, Xyzz* partials, uint32_t* partial_keys) {                   \
         proofline::msm::accumulate_tasks(points, pairs, offsets, counts, task_offsets, task_counts, task_bucket, \
                                          task_order, buckets, per_task, bucket_sums, partials, partial_keys);    \
-    }                                                                                                            \
+    }
+
+/**
+ * The bucket reduction of one group's MSM, <prefix>_reduce_level: for G1 the slowest kernel to compile, so a unit of
+ * its own.
+ */
+#define PROOFLINE_REDUCE_LEVEL_KERNELS(prefix, Affine, Xyzz)                                                    \
+    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
+        prefix##_reduce_level(const Xyzz* s_in, const Xyzz* u_in, uint32_t windows, uint32_t entries,            \
+                              uint32_t len, uint32_t first, Xyzz* s_out, Xyzz* u_out) {                          \
+        proofline::msm::reduce_level(s_in, u_in, windows, entries, len, first, s_out, u_out);                    \
+    }
+
+/** The partial sums of one group's MSM: <prefix>_combine_heads, _sum_groups, _ones. */
+#define PROOFLINE_COMBINE_KERNELS(prefix, Affine, Xyzz)                                                         \
     extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
         prefix##_combine_heads(const Xyzz* in_sums, const uint32_t* in_keys, const uint32_t* offsets,            \
                                const uint32_t* counts, uint32_t buckets, uint64_t span, uint32_t chunk,          \
                                Xyzz* bucket_sums, Xyzz* out_sums, uint32_t* out_keys) {                          \
         proofline::msm::combine_heads(in_sums, in_keys, offsets, counts, buckets, span, chunk, bucket_sums,      \
                                       out_sums, out_keys);                                                       \
-    }                                                                                                            \
-    extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
-        prefix##_reduce_level(const Xyzz* s_in, const Xyzz* u_in, uint32_t windows, uint32_t entries,            \
-                              uint32_t len, uint32_t first, Xyzz* s_out, Xyzz* u_out) {                          \
-        proofline::msm::reduce_level(s_in, u_in, windows, entries, len, first, s_out, u_out);                    \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(proofline::config::POINT_THREADS)                               \
         prefix##_sum_groups(const Xyzz* in, size_t count, uint32_t group, Xyzz* out) {                           \
@@ -86,14 +97,18 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
         proofline::msm::ones(points, scalars, n, per_thread, out);                                               \
     }
 
-#define PROOFLINE_CURVE_KERNELS(curve)                                                                           \
+/** The types of one curve: <curve>_fq_t, _fr_t, _affine_t, _xyzz_t, _fq2_t, _g2_affine_t, _g2_xyzz_t. */
+#define PROOFLINE_CURVE_TYPES(curve)                                                                           \
     using curve##_fq_t = proofline::ff::mont_t<proofline::ff::curve##_fq_params>;                                \
     using curve##_fr_t = proofline::ff::mont_t<proofline::ff::curve##_fr_params>;                                \
     using curve##_affine_t = proofline::ec::affine_t<curve##_fq_t>;                                              \
     using curve##_xyzz_t = proofline::ec::xyzz_t<curve##_fq_t>;                                                  \
     using curve##_fq2_t = proofline::ff::fq2_t<curve##_fq_t>;                                                    \
     using curve##_g2_affine_t = proofline::ec::affine_t<curve##_fq2_t>;                                          \
-    using curve##_g2_xyzz_t = proofline::ec::xyzz_t<curve##_fq2_t>;                                              \
+    using curve##_g2_xyzz_t = proofline::ec::xyzz_t<curve##_fq2_t>;
+
+/** One curve's field kernels (self-tests, Fr conversions) and NTT: <curve>_fq_*, <curve>_fr_*. */
+#define PROOFLINE_FIELD_NTT_KERNELS(curve)                                                                       \
     PROOFLINE_FIELD_KERNELS(curve##_fq, curve##_fq_t)                                                            \
     PROOFLINE_FIELD_KERNELS(curve##_fr, curve##_fr_t)                                                            \
     extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)                         \
@@ -116,6 +131,4 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
     extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)                         \
         curve##_fr_h_from_abc(curve##_fr_t* a, const curve##_fr_t* b, const curve##_fr_t* c, size_t n) {         \
         proofline::ntt::h_from_abc(a, b, c, n);                                                                  \
-    }                                                                                                            \
-    PROOFLINE_GROUP_KERNELS(curve##_g1, curve##_affine_t, curve##_xyzz_t)                                        \
-    PROOFLINE_GROUP_KERNELS(curve##_g2, curve##_g2_affine_t, curve##_g2_xyzz_t)
+    }

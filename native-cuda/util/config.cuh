@@ -1,5 +1,5 @@
 // Compile-time tunables of the kernels. The host reads them at module load through proofline_tunables()
-// (proofline.cu), so the Java launcher never restates a number that lives here.
+// (modules/common.cu), so the Java launcher never restates a number that lives here.
 #pragma once
 
 namespace proofline {

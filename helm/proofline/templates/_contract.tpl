@@ -22,6 +22,8 @@ env:
   apiKeys: PROOFLINE_SECURITY_API_KEYS
   adminUser: PROOFLINE_SECURITY_ADMIN_USER
   adminPassword: PROOFLINE_SECURITY_ADMIN_PASSWORD
+  metricsUser: PROOFLINE_SECURITY_METRICS_USER
+  metricsPassword: PROOFLINE_SECURITY_METRICS_PASSWORD
   datasourceUrl: SPRING_DATASOURCE_URL
   datasourceUsername: SPRING_DATASOURCE_USERNAME
   datasourcePassword: SPRING_DATASOURCE_PASSWORD
@@ -31,6 +33,8 @@ secretKeys:
   apiKeys: api-keys
   adminUser: admin-user
   adminPassword: admin-password
+  metricsUser: metrics-user
+  metricsPassword: metrics-password
   databaseUsername: database-username
   databasePassword: database-password
 {{- end -}}

@@ -67,12 +67,15 @@ public class CircuitService {
     }
 
     /**
-     * Registers a circuit from its zkey and optional witness calculator and constraint system.
+     * Registers a circuit from its zkey and optional witness calculator and constraint system, for {@code tenant}.
+     * A zkey registered before (by this or another key) is not stored twice: the tenant is given the use of the
+     * circuit, and it counts as created for the tenant when the tenant could not use it before.
      *
      * @throws InvalidFieldException 422 naming the part that does not parse or does not match the zkey
      * @throws TooLargeException     413 when a part exceeds {@code proofline.store.max-circuit-size}
      */
-    public Registered register(Upload zkey, Optional<Upload> wasm, Optional<Upload> r1cs, String name) {
+    public Registered register(Tenant tenant, Upload zkey, Optional<Upload> wasm, Optional<Upload> r1cs,
+                               String name) {
         if (name != null && name.length() > 200) {
             throw InvalidFieldException.malformed("name", "name is longer than 200 characters");
         }
@@ -83,7 +86,7 @@ public class CircuitService {
             String id = receive(zkey, zkeyTmp, "zkey");
             Optional<CircuitInfo> existing = store.find(id);
             if (existing.isPresent()) {
-                return new Registered(existing.get(), false);
+                return new Registered(existing.get(), store.grant(id, tenant.principal()));
             }
             if (wasm.isPresent()) {
                 receive(wasm.get(), wasmTmp, "wasm");
@@ -105,8 +108,9 @@ public class CircuitService {
             try {
                 store.insert(info);
             } catch (DuplicateKeyException raced) {
-                return new Registered(store.find(id).orElseThrow(), false);
+                return new Registered(store.find(id).orElseThrow(), store.grant(id, tenant.principal()));
             }
+            store.grant(id, tenant.principal());
             LOG.info("registered circuit {} ({}, {} constraints, {} variables)", id, info.curve(), info.constraints(),
                     info.variables());
             return new Registered(info, true);
@@ -119,18 +123,20 @@ public class CircuitService {
         }
     }
 
-    public List<CircuitInfo> list() {
-        return store.list();
+    /** The circuits {@code tenant} may use (the console: all). */
+    public List<CircuitInfo> list(Tenant tenant) {
+        return store.list(tenant);
     }
 
-    public CircuitInfo get(String id) {
-        return (DataDirectory.isCircuitId(id) ? store.find(id) : Optional.<CircuitInfo>empty())
+    /** The circuit if {@code tenant} may use it; another key's circuit is as absent as one never registered. */
+    public CircuitInfo get(Tenant tenant, String id) {
+        return (DataDirectory.isCircuitId(id) ? store.find(id, tenant) : Optional.<CircuitInfo>empty())
                 .orElseThrow(() -> new NotFoundException("circuitId", "no circuit " + id));
     }
 
     /** snarkjs's {@code verification_key.json} of the circuit. */
-    public String verificationKeyJson(String id) {
-        get(id);
+    public String verificationKeyJson(Tenant tenant, String id) {
+        get(tenant, id);
         try {
             return Files.readString(data.circuit(id).resolve(VKEY));
         } catch (IOException e) {
@@ -138,9 +144,16 @@ public class CircuitService {
         }
     }
 
-    /** Removes a circuit no unfinished job uses; its cached key is evicted. */
-    public void delete(String id) {
-        get(id);
+    /**
+     * Gives up {@code tenant}'s use of a circuit; the circuit itself (row, files, cached key) is removed when no
+     * other key may use it (or the console asks), and only while no unfinished job uses it.
+     */
+    public void delete(Tenant tenant, String id) {
+        get(tenant, id);
+        if (!tenant.isConsole() && store.holders(id) > 1) {
+            store.revoke(id, tenant.principal());
+            return;
+        }
         if (jobs.hasUnfinishedJobs(id)) {
             throw new ConflictException("circuitId", "circuit " + id + " has unfinished jobs; cancel them first");
         }

@@ -1,14 +1,19 @@
 package io.proofline.service;
 
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
-/** Registered circuits in the database; their files live under {@link DataDirectory#circuit}. */
+/**
+ * Registered circuits in the database (their files live under {@link DataDirectory#circuit}) and who may use them:
+ * a circuit is shared by every key that registered its zkey, and a key that did not is told it does not exist.
+ */
 @Repository
 class CircuitStore {
 
@@ -32,12 +37,48 @@ class CircuitStore {
         return jdbc.sql("select * from circuits where id = ?").param(id).query(CircuitStore::circuit).optional();
     }
 
-    List<CircuitInfo> list() {
-        return jdbc.sql("select * from circuits order by created_at, id").query(CircuitStore::circuit).list();
+    /** The circuit, if {@code tenant} may use it. */
+    Optional<CircuitInfo> find(String id, Tenant tenant) {
+        return jdbc.sql("select * from circuits c where id = :id" + usableBy(tenant)).param("id", id)
+                .params(JobStore.tenantParams(tenant)).query(CircuitStore::circuit).optional();
+    }
+
+    /** The circuits {@code tenant} may use (the console: all). */
+    List<CircuitInfo> list(Tenant tenant) {
+        return jdbc.sql("select * from circuits c where 1 = 1" + usableBy(tenant) + " order by created_at, id")
+                .params(JobStore.tenantParams(tenant)).query(CircuitStore::circuit).list();
+    }
+
+    /** Lets {@code principal} use the circuit; false when it already could. */
+    boolean grant(String circuitId, String principal) {
+        try {
+            return jdbc.sql("insert into circuit_access (circuit_id, principal, granted_at) values (?, ?, ?)")
+                    .params(circuitId, principal, JobStore.ts(Instant.now())).update() == 1;
+        } catch (DuplicateKeyException already) {
+            return false;
+        }
+    }
+
+    void revoke(String circuitId, String principal) {
+        jdbc.sql("delete from circuit_access where circuit_id = ? and principal = ?").params(circuitId, principal)
+                .update();
+    }
+
+    /** How many principals (or {@link Tenant#EVERY_KEY}) may use the circuit. */
+    long holders(String circuitId) {
+        return jdbc.sql("select count(*) from circuit_access where circuit_id = ?").param(circuitId)
+                .query(Long.class).single();
     }
 
     boolean delete(String id) {
+        jdbc.sql("delete from circuit_access where circuit_id = ?").param(id).update();
         return jdbc.sql("delete from circuits where id = ?").param(id).update() == 1;
+    }
+
+    /** The SQL condition (after a where) that keeps the circuits {@code tenant} may use; none for the console. */
+    private static String usableBy(Tenant tenant) {
+        return tenant.isConsole() ? "" : " and exists (select 1 from circuit_access a where a.circuit_id = c.id"
+                + " and a.principal in (:principal, '" + Tenant.EVERY_KEY + "'))";
     }
 
     private static CircuitInfo circuit(ResultSet rs, int row) throws SQLException {

@@ -91,8 +91,8 @@ public class DemoCircuit {
                 ZkeyWriter.write(r.key(), zkey);
                 WtnsWriter.write(r.witness(), witness);
             }
-            String id = circuits.register(() -> Files.newInputStream(zkey), Optional.empty(), Optional.empty(), NAME)
-                    .circuit().id();
+            String id = circuits.register(Tenant.CONSOLE, () -> Files.newInputStream(zkey), Optional.empty(),
+                    Optional.empty(), NAME).circuit().id();
             Files.writeString(idFile, id, StandardCharsets.US_ASCII);
             Files.delete(zkey);
             ready = new Ready(id, Files.readAllBytes(witness));
@@ -106,7 +106,7 @@ public class DemoCircuit {
 
     private boolean registered(String id) {
         try {
-            circuits.get(id);
+            circuits.get(Tenant.CONSOLE, id);
             return true;
         } catch (NotFoundException e) {
             return false;
@@ -127,7 +127,7 @@ public class DemoCircuit {
                 partitions.add(new JobService.NewPartition(PartitionInput.Format.WTNS, r.witness(),
                         "partitions[" + p + "]"));
             }
-            jobs.submit(new JobService.NewJob(r.circuitId(), priorities[j % priorities.length], null, null,
+            jobs.submit(Tenant.CONSOLE, new JobService.NewJob(r.circuitId(), priorities[j % priorities.length], null, null,
                     partitions));
             submitted++;
         }

@@ -1,6 +1,6 @@
 package io.proofline.service;
 
-import com.github.kagkarlsson.scheduler.SchedulerClient;
+import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import io.proofline.engine.CircuitRef;
 import io.proofline.engine.JobState;
@@ -19,6 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import java.io.IOException;
@@ -69,13 +71,13 @@ public class JobService {
     private final MemoryBudget budget;
     private final DataDirectory data;
     private final TransactionTemplate tx;
-    private final SchedulerClient scheduler;
+    private final Scheduler scheduler;
     private final JobRunner runner;
     private final PipelineProperties pipeline;
     private volatile boolean draining;
 
     JobService(JobStore store, CircuitService circuits, KeyCache keys, ProvingEngine engine, MemoryBudget budget,
-               DataDirectory data, TransactionTemplate tx, SchedulerClient scheduler, JobRunner runner,
+               DataDirectory data, TransactionTemplate tx, Scheduler scheduler, JobRunner runner,
                PipelineProperties pipeline) {
         this.store = store;
         this.circuits = circuits;
@@ -105,20 +107,26 @@ public class JobService {
         return !draining && engine.isAcceptingWork();
     }
 
-    public Submitted submit(NewJob request) {
+    /**
+     * Queues a job owned by {@code tenant}. A {@code requestId} the tenant used before answers the job it made when
+     * the submission is the same (a replay), and 409 when it differs.
+     */
+    public Submitted submit(Tenant tenant, NewJob request) {
+        String fingerprint = null;
         if (request.requestId() != null) {
             if (request.requestId().isBlank() || request.requestId().length() > 200) {
                 throw InvalidFieldException.malformed("requestId", "requestId must have 1 to 200 characters");
             }
-            Optional<JobRecord> existing = store.findByRequestId(request.requestId());
+            fingerprint = RequestFingerprint.of(request);
+            Optional<JobStore.ByRequestId> existing = store.findByRequestId(tenant.principal(), request.requestId());
             if (existing.isPresent()) {
-                return new Submitted(existing.get(), false);
+                return replayed(existing.get(), fingerprint);
             }
         }
         if (request.circuitId() == null || request.circuitId().isBlank()) {
             throw InvalidFieldException.malformed("circuitId", "circuitId is required");
         }
-        CircuitInfo circuit = circuits.get(request.circuitId());
+        CircuitInfo circuit = circuits.get(tenant, request.circuitId());
         List<NewPartition> partitions = request.partitions();
         if (partitions == null || partitions.isEmpty()) {
             throw InvalidFieldException.malformed("partitions", "a job needs at least one partition");
@@ -135,15 +143,24 @@ public class JobService {
         JobRecord job = new JobRecord(id, circuit.id(), request.requestId(), JobState.QUEUED, priority,
                 request.verify(), partitions.size(), null, 0, false, null, null, Instant.now(), null, null);
         List<PartitionRecord> rows = writeInputs(id, partitions);
+        String submitted = fingerprint;
         try {
             tx.executeWithoutResult(status -> {
-                store.insert(job, rows);
+                store.insert(job, tenant.principal(), submitted, rows);
                 scheduler.schedule(new TaskInstance<Void>(JobSchedulingConfiguration.PROVE_TASK, id, () -> null,
                         priority.ordinal()), Instant.now());
+                // The scheduler's own immediate check runs before this transaction commits and cannot see the
+                // task: look again once it is visible, instead of leaving the job to the next polling tick.
+                TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                    @Override
+                    public void afterCommit() {
+                        scheduler.triggerCheckForDueExecutions();
+                    }
+                });
             });
         } catch (DuplicateKeyException sameRequestId) {
             deleteInputs(id);
-            return new Submitted(store.findByRequestId(request.requestId()).orElseThrow(), false);
+            return replayed(store.findByRequestId(tenant.principal(), request.requestId()).orElseThrow(), fingerprint);
         } catch (RuntimeException e) {
             deleteInputs(id);
             throw e;
@@ -152,8 +169,17 @@ public class JobService {
         return new Submitted(job, true);
     }
 
-    public JobView get(String id) {
-        JobRecord job = find(id);
+    /** A repeated requestId: the job it made when the submission is the same, else 409. */
+    private static Submitted replayed(JobStore.ByRequestId existing, String fingerprint) {
+        if (!fingerprint.equals(existing.fingerprint())) {
+            throw new ConflictException("requestId", "requestId '" + existing.job().requestId()
+                    + "' was used for a different submission (job " + existing.job().id() + ")");
+        }
+        return new Submitted(existing.job(), false);
+    }
+
+    public JobView get(Tenant tenant, String id) {
+        JobRecord job = find(tenant, id);
         List<PartitionRecord> partitions = store.partitions(id);
         Optional<JobStatus> live = runner.liveStatus(id);
         if (live.isPresent() && !job.status().isTerminal()) {
@@ -173,19 +199,20 @@ public class JobService {
         return new JobView(job, partitions);
     }
 
-    public JobPage list(Optional<JobState> status, int page, int size) {
+    /** The jobs {@code tenant} may see (the console: all), newest first. */
+    public JobPage list(Tenant tenant, Optional<JobState> status, int page, int size) {
         if (page < 0) {
             throw InvalidFieldException.malformed("page", "page must not be negative");
         }
         if (size < 1 || size > MAX_PAGE_SIZE) {
             throw InvalidFieldException.malformed("size", "size must be 1 to " + MAX_PAGE_SIZE);
         }
-        return store.list(status, page, size);
+        return store.list(tenant, status, page, size);
     }
 
     /** The proofs of a DONE job, in partition order. */
-    public List<StoredProof> proofs(String id) {
-        JobRecord job = find(id);
+    public List<StoredProof> proofs(Tenant tenant, String id) {
+        JobRecord job = find(tenant, id);
         if (job.status() != JobState.DONE) {
             throw new ConflictException("id", "job " + id + " is " + job.status() + (job.error() == null ? ""
                     : ": " + job.error()) + "; proofs exist only for DONE jobs");
@@ -194,8 +221,8 @@ public class JobService {
     }
 
     /** Cancels a job wherever it is; answers its state afterwards. */
-    public JobView cancel(String id) {
-        JobRecord job = find(id);
+    public JobView cancel(Tenant tenant, String id) {
+        JobRecord job = find(tenant, id);
         if (job.status().isTerminal()) {
             throw new ConflictException("id", "job " + id + " has already finished (" + job.status() + ")");
         }
@@ -208,11 +235,12 @@ public class JobService {
         } else if (store.requestCancel(id)) {
             runner.cancelLocal(id);
         }
-        return get(id);
+        return get(tenant, id);
     }
 
-    private JobRecord find(String id) {
-        return (DataDirectory.isJobId(id) ? store.find(id) : Optional.<JobRecord>empty())
+    /** The job if {@code tenant} may see it; another key's job is as absent as one that never existed. */
+    private JobRecord find(Tenant tenant, String id) {
+        return (DataDirectory.isJobId(id) ? store.find(id, tenant) : Optional.<JobRecord>empty())
                 .orElseThrow(() -> new NotFoundException("id", "no job " + id));
     }
 

@@ -15,12 +15,16 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * Jobs, partitions and proofs in the database (JDBC; the schema is {@code db/migration}). Every state change is one
- * conditional UPDATE, so two instances racing on a job cannot both finish it and a proof is stored once.
+ * conditional UPDATE, so two instances racing on a job cannot both finish it and a proof is stored once. A run's
+ * writes are fenced by its {@link Lease}: once another instance has claimed the job, they change nothing.
  */
 @Repository
 class JobStore {
@@ -34,13 +38,18 @@ class JobStore {
         this.jdbc = jdbc;
     }
 
-    void insert(JobRecord job, List<PartitionRecord> partitions) {
+    /**
+     * @param principal   the job's owner ({@link Tenant#principal()})
+     * @param fingerprint the submission's {@link RequestFingerprint}, kept to tell a replayed requestId from a reused
+     *                    one; null without a requestId
+     */
+    void insert(JobRecord job, String principal, String fingerprint, List<PartitionRecord> partitions) {
         jdbc.sql("""
                 insert into jobs (id, circuit_id, request_id, status, priority, verify, partitions, attempts,
-                                  cancel_requested, created_at)
-                values (?, ?, ?, ?, ?, ?, ?, 0, false, ?)""")
+                                  cancel_requested, created_at, principal, request_fingerprint)
+                values (?, ?, ?, ?, ?, ?, ?, 0, false, ?, ?, ?)""")
                 .params(job.id(), job.circuitId(), job.requestId(), job.status().name(), job.priority().name(),
-                        job.verify(), job.partitions(), ts(job.createdAt()))
+                        job.verify(), job.partitions(), ts(job.createdAt()), principal, fingerprint)
                 .update();
         for (PartitionRecord p : partitions) {
             jdbc.sql("insert into job_partitions (job_id, idx, format, bytes, stage) values (?, ?, ?, ?, ?)")
@@ -53,16 +62,44 @@ class JobStore {
         return jdbc.sql("select * from jobs where id = ?").param(id).query(JobStore::job).optional();
     }
 
-    Optional<JobRecord> findByRequestId(String requestId) {
-        return jdbc.sql("select * from jobs where request_id = ?").param(requestId).query(JobStore::job).optional();
+    /** The job, if {@code tenant} may see it. */
+    Optional<JobRecord> find(String id, Tenant tenant) {
+        return jdbc.sql("select * from jobs where id = :id" + visibleTo(tenant)).param("id", id)
+                .params(tenantParams(tenant)).query(JobStore::job).optional();
     }
 
-    JobPage list(Optional<JobState> status, int page, int size) {
-        String where = status.map(s -> " where status = '" + s.name() + "'").orElse("");
-        long total = jdbc.sql("select count(*) from jobs" + where).query(Long.class).single();
-        List<JobRecord> jobs = jdbc.sql("select * from jobs" + where + " order by created_at desc, id limit ? offset ?")
-                .params(size, (long) page * size).query(JobStore::job).list();
+    /** The job {@code principal} submitted with this requestId, with the submission's fingerprint. */
+    Optional<ByRequestId> findByRequestId(String principal, String requestId) {
+        return jdbc.sql("select * from jobs where principal = ? and request_id = ?").params(principal, requestId)
+                .query((rs, n) -> new ByRequestId(job(rs, n), rs.getString("request_fingerprint"))).optional();
+    }
+
+    /** A job found by its requestId, and the fingerprint of the submission that made it. */
+    record ByRequestId(JobRecord job, String fingerprint) {
+    }
+
+    /** The jobs {@code tenant} may see, newest first. */
+    JobPage list(Tenant tenant, Optional<JobState> status, int page, int size) {
+        String where = " where 1 = 1" + visibleTo(tenant) + (status.isPresent() ? " and status = :status" : "");
+        Map<String, Object> params = new HashMap<>(tenantParams(tenant));
+        status.ifPresent(s -> params.put("status", s.name()));
+        long total = jdbc.sql("select count(*) from jobs" + where).params(params).query(Long.class).single();
+        params.put("limit", size);
+        params.put("offset", (long) page * size);
+        List<JobRecord> jobs = jdbc.sql("select * from jobs" + where
+                        + " order by created_at desc, id limit :limit offset :offset")
+                .params(params).query(JobStore::job).list();
         return new JobPage(jobs, page, size, total);
+    }
+
+    /** The SQL condition (after a where) that keeps the rows {@code tenant} may see; none for the console. */
+    private static String visibleTo(Tenant tenant) {
+        return tenant.isConsole() ? "" : " and principal in (:principal, '" + Tenant.EVERY_KEY + "')";
+    }
+
+    /** The named parameters of {@link #visibleTo}. */
+    static Map<String, Object> tenantParams(Tenant tenant) {
+        return tenant.isConsole() ? Map.of() : Map.of("principal", tenant.principal());
     }
 
     List<PartitionRecord> partitions(String jobId) {
@@ -94,41 +131,89 @@ class JobStore {
                 .param("c", circuitId).param("s", UNFINISHED).query(Long.class).single() > 0;
     }
 
-    /** This instance starts the job (again, after a takeover). */
-    boolean markRunning(String id, String owner) {
-        return jdbc.sql("""
-                update jobs set status = 'RUNNING', owner = ?, attempts = attempts + 1,
+    /**
+     * This instance starts the job (again, after a takeover): a new lease whose token fences off the previous
+     * owner's writes; empty when the job has finished.
+     */
+    Optional<Lease> markRunning(String id, String owner) {
+        String token = UUID.randomUUID().toString();
+        int updated = jdbc.sql("""
+                update jobs set status = 'RUNNING', owner = ?, lease_token = ?, attempts = attempts + 1,
                        started_at = coalesce(started_at, ?)
                 where id = ? and status in ('QUEUED', 'RUNNING')""")
-                .params(owner, ts(Instant.now()), id).update() == 1;
-    }
-
-    /** Back to the queue, for another instance or the next start. */
-    void requeue(String id) {
-        jdbc.sql("update jobs set status = 'QUEUED', owner = null where id = ? and status = 'RUNNING'")
-                .param(id).update();
-        jdbc.sql("update job_partitions set stage = 'QUEUED', device = null, timings = null where job_id = ?")
-                .param(id).update();
-    }
-
-    void updatePartitions(String jobId, List<PartitionStatus> partitions) {
-        for (PartitionStatus p : partitions) {
-            jdbc.sql("update job_partitions set stage = ?, device = ?, timings = ? where job_id = ? and idx = ?")
-                    .params(p.stage().name(), p.device(), json(Timings.of(p.timings())), jobId, p.index())
-                    .update();
+                .params(owner, token, ts(Instant.now()), id).update();
+        if (updated != 1) {
+            return Optional.empty();
         }
+        return jdbc.sql("select attempts, retries from jobs where id = ? and lease_token = ?").params(id, token)
+                .query((rs, n) -> new Lease(id, token, rs.getInt(1), rs.getInt(2))).optional();
+    }
+
+    /** Whether {@code lease} still owns the job (no other instance took it over, it did not finish). */
+    boolean holdsLease(Lease lease) {
+        return jdbc.sql("select count(*) from jobs where id = ? and lease_token = ? and status = 'RUNNING'")
+                .params(lease.jobId(), lease.token()).query(Long.class).single() == 1;
     }
 
     /**
-     * Finishes a job that is not finished yet; with DONE its proofs are stored in the same transaction (the caller's).
-     *
-     * @return false when the job had already finished (another instance, or a cancellation, got there first)
+     * Back to the queue by this instance's own hand (shutdown, a full engine), for another instance or the next
+     * start: the run does not count as an attempt. False when the lease was lost (nothing changed).
      */
-    boolean finish(String id, JobState state, String error, Timings timings, List<StoredProof> proofs) {
+    boolean requeue(Lease lease) {
+        return handBack(lease, "retries", null);
+    }
+
+    /**
+     * Back to the queue after a transient failure ({@code reason}, kept in the error column until the job ends): the
+     * run counts as a retry instead of an attempt. False when the lease was lost (nothing changed).
+     */
+    boolean requeueAfterTransientFailure(Lease lease, String reason) {
+        return handBack(lease, "retries + 1", reason);
+    }
+
+    private boolean handBack(Lease lease, String retries, String reason) {
         int updated = jdbc.sql("""
-                update jobs set status = ?, error = ?, timings = ?, finished_at = ?, owner = null
-                where id = ? and status in ('QUEUED', 'RUNNING')""")
-                .params(state.name(), truncate(error), json(timings), ts(Instant.now()), id).update();
+                update jobs set status = 'QUEUED', owner = null, lease_token = null,
+                       attempts = greatest(attempts - 1, 0), retries = %s, error = coalesce(cast(? as varchar(4000)), error)
+                where id = ? and status = 'RUNNING' and lease_token = ?""".formatted(retries))
+                .params(truncate(reason), lease.jobId(), lease.token()).update();
+        if (updated != 1) {
+            return false;
+        }
+        jdbc.sql("update job_partitions set stage = 'QUEUED', device = null, timings = null where job_id = ?")
+                .param(lease.jobId()).update();
+        return true;
+    }
+
+    /** The partitions' stages as the run sees them; false (nothing written) when the lease was lost. */
+    boolean updatePartitions(Lease lease, List<PartitionStatus> partitions) {
+        if (!holdsLease(lease)) {
+            return false;
+        }
+        for (PartitionStatus p : partitions) {
+            jdbc.sql("""
+                    update job_partitions set stage = ?, device = ?, timings = ?
+                    where job_id = ? and idx = ?
+                      and exists (select 1 from jobs where id = ? and lease_token = ? and status = 'RUNNING')""")
+                    .params(p.stage().name(), p.device(), json(Timings.of(p.timings())), lease.jobId(), p.index(),
+                            lease.jobId(), lease.token())
+                    .update();
+        }
+        return true;
+    }
+
+    /**
+     * Finishes the job the lease owns; with DONE its proofs are stored in the same transaction (the caller's).
+     *
+     * @return false when the job had already finished (another instance, or a cancellation, got there first) or
+     *         another instance has taken it over
+     */
+    boolean finish(Lease lease, JobState state, String error, Timings timings, List<StoredProof> proofs) {
+        String id = lease.jobId();
+        int updated = jdbc.sql("""
+                update jobs set status = ?, error = ?, timings = ?, finished_at = ?, owner = null, lease_token = null
+                where id = ? and status = 'RUNNING' and lease_token = ?""")
+                .params(state.name(), truncate(error), json(timings), ts(Instant.now()), id, lease.token()).update();
         if (updated != 1) {
             return false;
         }

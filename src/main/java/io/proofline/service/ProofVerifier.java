@@ -30,14 +30,15 @@ public class ProofVerifier {
     }
 
     /**
+     * @param tenant              who asks: a circuit is looked up among those it may use
      * @param circuitId           a registered circuit, or null
      * @param verificationKeyJson snarkjs {@code verification_key.json}, used when {@code circuitId} is null
      */
-    public VerificationResult verify(String circuitId, String verificationKeyJson, String proofJson,
+    public VerificationResult verify(Tenant tenant, String circuitId, String verificationKeyJson, String proofJson,
                                      String publicSignalsJson) {
         PreparedVerifyingKey pvk;
         if (circuitId != null) {
-            pvk = keys.verifyingKey(circuits.get(circuitId).id());
+            pvk = keys.verifyingKey(circuits.get(tenant, circuitId).id());
         } else if (verificationKeyJson != null) {
             VerifyingKey vk = parse("verificationKey", () -> VerificationKeyJson.parse(verificationKeyJson, "verificationKey"));
             pvk = PreparedVerifyingKey.prepare(vk);

@@ -19,11 +19,15 @@ import java.util.List;
  * @param metricsPassword     its password; empty: no such user (scrape with the admin's)
  * @param loginAttempts       failed logins (per user, per client address) before a lockout
  * @param loginLockout        the longest lockout; lockouts double from one second up to it
+ * @param streamsPerKey       server-sent-event streams one API key (or the console's user) may hold open at once
+ * @param streamTimeout       an event stream ends after this (clients reconnect)
  */
 @ConfigurationProperties("proofline.security")
 public record SecurityProperties(@DefaultValue List<String> apiKeys, @DefaultValue("admin") String adminUser,
                                  String adminPassword, @DefaultValue("50") int requestsPerSecond,
                                  @DefaultValue("metrics") String metricsUser, String metricsPassword,
                                  @DefaultValue("5") int loginAttempts,
-                                 @DefaultValue("15m") Duration loginLockout) {
+                                 @DefaultValue("15m") Duration loginLockout,
+                                 @DefaultValue("4") int streamsPerKey,
+                                 @DefaultValue("30m") Duration streamTimeout) {
 }

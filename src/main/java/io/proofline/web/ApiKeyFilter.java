@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.Authentication;
 import org.springframework.security.core.authority.AuthorityUtils;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -24,6 +25,8 @@ import java.time.Duration;
 final class ApiKeyFilter extends OncePerRequestFilter {
 
     static final String HEADER = "X-API-Key";
+    /** The authority of a request authenticated by an API key. */
+    static final String API_AUTHORITY = "ROLE_API";
 
     private final Credentials credentials;
     private final RateLimiterRegistry limiters;
@@ -37,6 +40,11 @@ final class ApiKeyFilter extends OncePerRequestFilter {
                 .build());
     }
 
+    /** Whether {@code auth} is an API key's (its name is then the key's name, {@link Credentials#keyId}). */
+    static boolean isApiKey(Authentication auth) {
+        return auth.getAuthorities().stream().anyMatch(a -> API_AUTHORITY.equals(a.getAuthority()));
+    }
+
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
@@ -48,7 +56,7 @@ final class ApiKeyFilter extends OncePerRequestFilter {
                 Problems.write(response, HttpStatus.TOO_MANY_REQUESTS, "rate limit of this API key exceeded", HEADER);
                 return;
             }
-            var auth = new UsernamePasswordAuthenticationToken(id, null, AuthorityUtils.createAuthorityList("ROLE_API"));
+            var auth = new UsernamePasswordAuthenticationToken(id, null, AuthorityUtils.createAuthorityList(API_AUTHORITY));
             SecurityContextHolder.getContext().setAuthentication(auth);
         }
         chain.doFilter(request, response);

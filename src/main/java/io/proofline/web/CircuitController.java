@@ -2,6 +2,7 @@ package io.proofline.web;
 
 import io.proofline.service.CircuitService;
 import io.proofline.service.InvalidFieldException;
+import io.proofline.service.Tenant;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.HttpStatus;
@@ -35,14 +36,14 @@ class CircuitController {
     @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
     @Operation(summary = "Register a circuit", description = "multipart: zkey (required), wasm (enables input "
             + "partitions), r1cs (enables the constraint check), name. 201 when new, 200 when already registered.")
-    ResponseEntity<CircuitResponse> register(@RequestPart("zkey") MultipartFile zkey,
+    ResponseEntity<CircuitResponse> register(Tenant tenant, @RequestPart("zkey") MultipartFile zkey,
                                              @RequestPart(value = "wasm", required = false) MultipartFile wasm,
                                              @RequestPart(value = "r1cs", required = false) MultipartFile r1cs,
                                              @RequestParam(value = "name", required = false) String name) {
         if (zkey.isEmpty()) {
             throw InvalidFieldException.malformed("zkey", "zkey is empty");
         }
-        var registered = circuits.register(zkey::getInputStream, upload(wasm), upload(r1cs), name);
+        var registered = circuits.register(tenant, zkey::getInputStream, upload(wasm), upload(r1cs), name);
         CircuitResponse body = CircuitResponse.of(registered.circuit());
         var location = ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}").buildAndExpand(body.id()).toUri();
         return ResponseEntity.status(registered.created() ? HttpStatus.CREATED : HttpStatus.OK).location(location)
@@ -51,26 +52,26 @@ class CircuitController {
 
     @GetMapping
     @Operation(summary = "List circuits")
-    List<CircuitResponse> list() {
-        return circuits.list().stream().map(CircuitResponse::of).toList();
+    List<CircuitResponse> list(Tenant tenant) {
+        return circuits.list(tenant).stream().map(CircuitResponse::of).toList();
     }
 
     @GetMapping("/{id}")
     @Operation(summary = "One circuit")
-    CircuitResponse get(@PathVariable String id) {
-        return CircuitResponse.of(circuits.get(id));
+    CircuitResponse get(Tenant tenant, @PathVariable String id) {
+        return CircuitResponse.of(circuits.get(tenant, id));
     }
 
     @GetMapping(value = "/{id}/verification-key", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "The circuit's snarkjs verification_key.json")
-    String verificationKey(@PathVariable String id) {
-        return circuits.verificationKeyJson(id);
+    String verificationKey(Tenant tenant, @PathVariable String id) {
+        return circuits.verificationKeyJson(tenant, id);
     }
 
     @DeleteMapping("/{id}")
     @Operation(summary = "Remove a circuit (409 while unfinished jobs use it)")
-    ResponseEntity<Void> delete(@PathVariable String id) {
-        circuits.delete(id);
+    ResponseEntity<Void> delete(Tenant tenant, @PathVariable String id) {
+        circuits.delete(tenant, id);
         return ResponseEntity.noContent().build();
     }
 

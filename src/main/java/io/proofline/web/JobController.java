@@ -6,6 +6,7 @@ import io.proofline.engine.Priority;
 import io.proofline.service.InvalidFieldException;
 import io.proofline.service.JobService;
 import io.proofline.service.StoredProof;
+import io.proofline.service.Tenant;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.HttpStatus;
@@ -50,7 +51,7 @@ class JobController {
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Submit a job (JSON)", description = "partitions: [{witness: <base64 .wtns>} | {input: {...}}]. "
             + "202 with Location; a repeated requestId answers the existing job with 200.")
-    ResponseEntity<JobResponse> submit(@RequestBody JobSubmission body) {
+    ResponseEntity<JobResponse> submit(Tenant tenant, @RequestBody JobSubmission body) {
         if (body == null) {
             throw InvalidFieldException.malformed("body", "a JSON object is required");
         }
@@ -60,14 +61,14 @@ class JobController {
                 partitions.add(partition(body.partitions().get(i), "partitions[" + i + "]"));
             }
         }
-        return accepted(jobs.submit(new JobService.NewJob(body.circuitId(), priority(body.priority()),
+        return accepted(jobs.submit(tenant, new JobService.NewJob(body.circuitId(), priority(body.priority()),
                 body.requestId(), body.verify(), partitions)));
     }
 
     @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
     @Operation(summary = "Submit a job (multipart)", description = "circuitId, one 'witness' file (.wtns) per "
             + "partition, optional priority, requestId, verify")
-    ResponseEntity<JobResponse> submitMultipart(@RequestParam("circuitId") String circuitId,
+    ResponseEntity<JobResponse> submitMultipart(Tenant tenant, @RequestParam("circuitId") String circuitId,
                                                 @RequestPart("witness") List<MultipartFile> witnesses,
                                                 @RequestParam(value = "priority", required = false) String priority,
                                                 @RequestParam(value = "requestId", required = false) String requestId,
@@ -81,32 +82,32 @@ class JobController {
                 throw new UncheckedIOException(e);
             }
         }
-        return accepted(jobs.submit(new JobService.NewJob(circuitId, priority(priority), requestId, verify,
+        return accepted(jobs.submit(tenant, new JobService.NewJob(circuitId, priority(priority), requestId, verify,
                 partitions)));
     }
 
     @GetMapping
     @Operation(summary = "List jobs, newest first", description = "filter by status; paged (page from 0, size up to 500)")
-    JobPageResponse list(@RequestParam(value = "status", required = false) String status,
+    JobPageResponse list(Tenant tenant, @RequestParam(value = "status", required = false) String status,
                          @RequestParam(value = "page", defaultValue = "0") int page,
                          @RequestParam(value = "size", defaultValue = "50") int size) {
         Optional<JobState> state = Optional.ofNullable(status).map(s -> enumValue(JobState.class, s, "status"));
-        var result = jobs.list(state, page, size);
+        var result = jobs.list(tenant, state, page, size);
         return new JobPageResponse(result.jobs().stream().map(JobResponse::summary).toList(), result.page(),
                 result.size(), result.total());
     }
 
     @GetMapping("/{id}")
     @Operation(summary = "A job with its partitions, stages and timings")
-    JobResponse get(@PathVariable String id) {
-        return JobResponse.of(jobs.get(id));
+    JobResponse get(Tenant tenant, @PathVariable String id) {
+        return JobResponse.of(jobs.get(tenant, id));
     }
 
     @GetMapping("/{id}/proof")
     @Operation(summary = "The proofs of a DONE job (409 otherwise), snarkjs shapes")
-    ProofsResponse proof(@PathVariable String id) {
+    ProofsResponse proof(Tenant tenant, @PathVariable String id) {
         List<ProofsResponse.PartitionProof> proofs = new ArrayList<>();
-        for (StoredProof p : jobs.proofs(id)) {
+        for (StoredProof p : jobs.proofs(tenant, id)) {
             proofs.add(new ProofsResponse.PartitionProof(JSON.readTree(p.proofJson()),
                     JSON.readTree(p.publicSignalsJson())));
         }
@@ -115,8 +116,8 @@ class JobController {
 
     @DeleteMapping("/{id}")
     @Operation(summary = "Cancel a job (409 when it has finished)")
-    ResponseEntity<JobResponse> cancel(@PathVariable String id) {
-        return ResponseEntity.accepted().body(JobResponse.of(jobs.cancel(id)));
+    ResponseEntity<JobResponse> cancel(Tenant tenant, @PathVariable String id) {
+        return ResponseEntity.accepted().body(JobResponse.of(jobs.cancel(tenant, id)));
     }
 
     private ResponseEntity<JobResponse> accepted(JobService.Submitted submitted) {

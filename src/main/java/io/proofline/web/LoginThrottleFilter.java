@@ -57,7 +57,8 @@ final class LoginThrottleFilter extends OncePerRequestFilter {
                 return null;
             }
         }
-        if ("POST".equals(request.getMethod()) && "/login".equals(request.getServletPath())) {
+        if ("POST".equals(request.getMethod())
+                && "/login".equals(request.getRequestURI().substring(request.getContextPath().length()))) {
             String user = request.getParameter("username");
             return user == null ? "" : user.trim();
         }

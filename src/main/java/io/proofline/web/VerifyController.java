@@ -2,6 +2,7 @@ package io.proofline.web;
 
 import io.proofline.service.InvalidFieldException;
 import io.proofline.service.ProofVerifier;
+import io.proofline.service.Tenant;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.MediaType;
@@ -22,11 +23,11 @@ class VerifyController {
 
     @PostMapping(value = "/api/v1/verify", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Verify a snarkjs proof against a registered circuit or a verification key")
-    VerifyResponse verify(@RequestBody VerifyRequest body) {
+    VerifyResponse verify(Tenant tenant, @RequestBody VerifyRequest body) {
         if (body == null) {
             throw InvalidFieldException.malformed("body", "a JSON object is required");
         }
-        var result = verifier.verify(body.circuitId(), text(body.verificationKey()), text(body.proof()),
+        var result = verifier.verify(tenant, body.circuitId(), text(body.verificationKey()), text(body.proof()),
                 text(body.publicSignals()));
         return new VerifyResponse(result.valid(), result.reason());
     }

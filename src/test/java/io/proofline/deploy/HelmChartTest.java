@@ -111,6 +111,8 @@ class HelmChartTest {
         assertThat((String) at(chartConfig, "management", "endpoints", "web", "exposure", "include"))
                 .contains("health", "prometheus");
         assertThat(at(chartConfig, "server", "port")).isEqualTo(PORT);
+        assertThat(at(chartConfig, "server", "forward-headers-strategy"))
+                .as("the login throttle counts the client's address, not the ingress's").isEqualTo("native");
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -278,26 +280,29 @@ class HelmChartTest {
     void secretCarriesApiKeysAdminAndDatabaseCredentials() throws IOException {
         List<Map<String, Object>> docs = render(Map.of(
                 "security", Map.of("apiKeys", List.of("key-one", "key-two"), "adminUser", "root-of-trust",
-                        "adminPassword", "s3cret"),
+                        "adminPassword", "s3cret", "metricsPassword", "m3trics"),
                 "database", Map.of("url", "jdbc:postgresql://pg/proofline", "username", "prover", "password", "pg-pass")));
         Map<String, String> secret = secretData(find(docs, "Secret"));
 
         assertThat(secret).containsEntry("api-keys", "key-one,key-two")
                 .containsEntry("admin-user", "root-of-trust")
                 .containsEntry("admin-password", "s3cret")
+                .containsEntry("metrics-user", "metrics")
+                .containsEntry("metrics-password", "m3trics")
                 .containsEntry("database-username", "prover")
                 .containsEntry("database-password", "pg-pass");
 
         String secretName = (String) at(find(docs, "Secret"), "metadata", "name");
         Map<String, Object> refs = secretRefs(container(docs));
         assertThat(refs).containsOnlyKeys("PROOFLINE_SECURITY_API_KEYS", "PROOFLINE_SECURITY_ADMIN_USER",
-                "PROOFLINE_SECURITY_ADMIN_PASSWORD", "SPRING_DATASOURCE_USERNAME", "SPRING_DATASOURCE_PASSWORD");
+                "PROOFLINE_SECURITY_ADMIN_PASSWORD", "PROOFLINE_SECURITY_METRICS_USER",
+                "PROOFLINE_SECURITY_METRICS_PASSWORD", "SPRING_DATASOURCE_USERNAME", "SPRING_DATASOURCE_PASSWORD");
         refs.forEach((name, ref) -> {
             assertThat(at(ref, "name")).as(name).isEqualTo(secretName);
             assertThat(secret).as(name).containsKey((String) at(ref, "key"));
         });
         // Credentials never appear as plain values in the pod spec.
-        assertThat(find(docs, "Deployment").toString()).doesNotContain("s3cret", "pg-pass", "key-one");
+        assertThat(find(docs, "Deployment").toString()).doesNotContain("s3cret", "m3trics", "pg-pass", "key-one");
     }
 
     @Test
@@ -305,6 +310,8 @@ class HelmChartTest {
         Map<String, String> secret = secretData(find(render(Map.of()), "Secret"));
         assertThat(secret.get("api-keys")).hasSize(40).matches("[A-Za-z0-9]+");
         assertThat(secret.get("admin-password")).hasSize(24).matches("[A-Za-z0-9]+");
+        assertThat(secret.get("metrics-password")).hasSize(24).matches("[A-Za-z0-9]+")
+                .isNotEqualTo(secret.get("admin-password"));
         assertThat(secret).containsEntry("admin-user", "admin").doesNotContainKey("database-password");
     }
 
@@ -332,8 +339,9 @@ class HelmChartTest {
         String secretName = (String) at(find(docs, "Secret"), "metadata", "name");
 
         assertThat(endpoint).containsEntry("path", PROMETHEUS).containsEntry("port", "http").containsEntry("interval", "7s");
-        assertThat(at(endpoint, "basicAuth", "username")).isEqualTo(Map.of("name", secretName, "key", "admin-user"));
-        assertThat(at(endpoint, "basicAuth", "password")).isEqualTo(Map.of("name", secretName, "key", "admin-password"));
+        // the read-only metrics user, not the admin
+        assertThat(at(endpoint, "basicAuth", "username")).isEqualTo(Map.of("name", secretName, "key", "metrics-user"));
+        assertThat(at(endpoint, "basicAuth", "password")).isEqualTo(Map.of("name", secretName, "key", "metrics-password"));
         assertThat(map(monitor, "metadata", "labels")).containsEntry("release", "kube-prometheus-stack");
         assertThat(map(monitor, "spec", "selector", "matchLabels"))
                 .isEqualTo(map(find(docs, "Service"), "spec", "selector"));
@@ -438,11 +446,13 @@ class HelmChartTest {
         Map<String, Object> prometheus = new Yaml().load(Files.readString(Path.of("docker", "prometheus.yml")));
         Map<String, Object> job = ((List<Map<String, Object>>) prometheus.get("scrape_configs")).getFirst();
         assertThat(job).containsEntry("metrics_path", PROMETHEUS);
-        assertThat(map(job, "basic_auth")).containsEntry("username", "admin");
+        assertThat(map(job, "basic_auth")).containsEntry("username", "metrics");
 
         Map<String, Object> compose = new Yaml().load(Files.readString(Path.of("docker", "compose.yaml")));
         Map<String, Object> proofline = map(compose, "services", "proofline");
-        assertThat(map(proofline, "environment")).containsEntry("PROOFLINE_SECURITY_ADMIN_USER", "admin")
+        assertThat(map(proofline, "environment")).containsEntry("PROOFLINE_SECURITY_METRICS_USER", "metrics")
+                .containsKey("PROOFLINE_SECURITY_METRICS_PASSWORD")
+                .containsEntry("PROOFLINE_SECURITY_ADMIN_USER", "admin")
                 .containsKey("SPRING_DATASOURCE_URL");
         assertThat(map(compose, "services")).containsKeys("postgres", "prometheus");
     }

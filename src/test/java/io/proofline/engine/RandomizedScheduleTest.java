@@ -1,9 +1,11 @@
 package io.proofline.engine;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,7 +22,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Seeded random schedules mixing submissions, cancellations, deadlines, injected failures in every stage and
- * device faults: afterwards every job has reached a terminal state and every counter is back at zero.
+ * device faults: afterwards every job has reached a terminal state and every counter is back at zero. A second
+ * schedule has several circuits whose keys and partitions compete for one budget (issue #18), with I/O errors
+ * injected where keys are read and a key cache that throws while evicting (killing the dispatcher, which is
+ * restarted): reserved bytes never exceed the budget, every job ends, nothing stays reserved or in use. The
+ * two-circuit deadlock of the issue is a fixed case.
  * Run one seed again with {@code -Dengine.seed=N}; stress with {@code -Dengine.seeds=COUNT} (seeds 1..COUNT).
  */
 class RandomizedScheduleTest {
@@ -155,6 +161,123 @@ class RandomizedScheduleTest {
         if (FAIL_AT[plan[0]] == stage) {
             throw new IllegalStateException("injected failure in " + stage);
         }
+    }
+
+    /** Circuits of different sizes: partitions of 11, 22 and 44 KiB, keys of 1 to 3 partitions' worth. */
+    private static final CircuitRef[] CIRCUITS = {
+            new CircuitRef("small", 32, 64, 1), new CircuitRef("medium", 64, 128, 1),
+            new CircuitRef("large", 128, 256, 1), new CircuitRef("other-small", 32, 64, 1)};
+    private static final long PARTITION = EngineFixture.PARTITION_BYTES;
+    /** Room for two or three keys and a few partitions: keys must give way for work to move. */
+    private static final long KEYS_BUDGET = 12 * PARTITION;
+
+    private static FakeKeys competingKeys() {
+        return new FakeKeys(Map.of("small", PARTITION, "medium", 2 * PARTITION, "large", 3 * PARTITION,
+                "other-small", 2 * PARTITION));
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void keysAndPartitionsOfSeveralCircuitsCompeteAndNothingIsLeft(long seed) throws Throwable {
+        try {
+            runWithKeys(seed);
+        } catch (Throwable t) {
+            System.err.println("RandomizedScheduleTest (keys) failed with seed " + seed + " (rerun: -Dengine.seed="
+                    + seed + ")");
+            throw new AssertionError("seed " + seed + ": " + t.getMessage(), t);
+        }
+    }
+
+    private void runWithKeys(long seed) throws Exception {
+        Random random = new Random(seed);
+        FakeKeys keys = competingKeys();
+        fixture = new EngineFixture(0, b -> b.synthesisWorkers(3).handoffCapacity(2).workersPerDevice(2)
+                .finalizerThreads(2).queueCapacity(32), keys, new MemoryBudget(KEYS_BUDGET), "gpu0", "gpu1");
+        EngineFixture f = fixture;
+        f.tracker.addListener((event, s) -> {
+            if (s.budget().reservedBytes() > s.budget().totalBytes()) {
+                f.violations.add(event + ": reserved " + s.budget().reservedBytes());
+            }
+        });
+        f.prover.onSynthesize = (work, device) -> {
+            try {
+                keys.use(work.circuit().id());
+            } catch (IOException e) {
+                throw new RetryableException("cannot read the key: " + e.getMessage(), e);
+            }
+            Thread.sleep(0, work.input().bytes()[0] * 10_000);
+        };
+        f.prover.onProveStart = (work, device) -> Thread.sleep(0, work.input().bytes()[1] * 10_000);
+
+        List<JobId> submitted = new ArrayList<>();
+        int refused = 0;
+        for (int op = 0; op < OPERATIONS; op++) {
+            double dice = random.nextDouble();
+            if (dice < 0.55) {
+                JobRequest.Builder b = JobRequest.builder(CIRCUITS[random.nextInt(CIRCUITS.length)])
+                        .priority(Priority.values()[random.nextInt(Priority.values().length)]).verify(false);
+                for (int i = 1 + random.nextInt(3); i > 0; i--) {
+                    b.partition(PartitionInput.wtns(new byte[]{(byte) random.nextInt(30), (byte) random.nextInt(30)}));
+                }
+                try {
+                    submitted.add(f.engine.submit(b.build()));
+                } catch (QueueFullException full) {
+                    refused++;
+                }
+            } else if (dice < 0.7 && !submitted.isEmpty()) {
+                f.engine.cancel(submitted.get(random.nextInt(submitted.size())));
+            } else if (dice < 0.75) {
+                keys.failingLoads.incrementAndGet();
+            } else if (dice < 0.78) {
+                keys.failingEvictions.incrementAndGet();
+            } else {
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(random.nextInt(500)));
+            }
+        }
+
+        for (JobId id : submitted) {
+            JobResult result = f.await(id);
+            assertTrue(result.state().isTerminal());
+            if (result.state() == JobState.FAILED) {
+                Throwable cause = result.failure().orElseThrow().cause();
+                assertTrue(cause instanceof RetryableException, () -> "only injected key I/O errors fail: " + cause);
+            }
+        }
+        assertTrue(submitted.size() + refused > OPERATIONS / 3);
+        assertTrue(keys.violations.isEmpty(), keys.violations::toString);
+        assertEquals(0, keys.uses(), "no key in use once every job ended");
+        assertTrue(f.budget.peakReserved() <= f.budget.total());
+        assertTrue(f.engine.dispatcherHealth().alive());
+        keys.failingEvictions.set(0);
+        keys.evictUnused(Long.MAX_VALUE, List.of());
+        f.assertAllReleased();
+    }
+
+    /**
+     * The deadlock of issue #18: both keys plus one partition exceed the budget. With keys pinned before
+     * submission both jobs stayed RUNNING forever; admitted together, the idle key of the other circuit gives way.
+     */
+    @Test
+    void twoCircuitsWhoseKeysAndOnePartitionExceedTheBudgetBothFinish() throws Exception {
+        CircuitRef a = CIRCUITS[0];
+        CircuitRef b = CIRCUITS[3];
+        long key = 2 * PARTITION;
+        FakeKeys keys = new FakeKeys(Map.of(a.id(), key, b.id(), key));
+        fixture = new EngineFixture(0, s -> s, keys, new MemoryBudget(2 * key + PARTITION - 1));
+        EngineFixture f = fixture;
+        f.prover.onSynthesize = (work, device) -> keys.use(work.circuit().id());
+        assertEquals(JobState.DONE, f.await(f.engine.submit(AdmissionTest.job(b, 1))).state());
+        assertEquals(List.of(b.id()), keys.resident(), "b's key stays cached, idle");
+
+        JobId first = f.engine.submit(AdmissionTest.job(a, 3));
+        JobId second = f.engine.submit(AdmissionTest.job(b, 3));
+        assertEquals(JobState.DONE, f.await(first).state());
+        assertEquals(JobState.DONE, f.await(second).state());
+        assertTrue(keys.evicted.contains(b.id()), "b's idle key made room for a's head: " + keys.evicted);
+        assertTrue(keys.violations.isEmpty(), keys.violations::toString);
+        assertEquals(0, keys.uses());
+        keys.evictUnused(Long.MAX_VALUE, List.of());
+        f.assertAllReleased();
     }
 
     private static void watchInvariants(EngineFixture f) {

@@ -14,6 +14,7 @@ import io.proofline.engine.Priority;
 import io.proofline.engine.ProofOutput;
 import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.QueueFullException;
+import io.proofline.engine.RetryableException;
 import io.proofline.engine.Stage;
 import io.proofline.engine.StageTimings;
 import org.junit.jupiter.api.AfterEach;
@@ -49,6 +50,8 @@ class JobRunnerTest {
 
     static final String CIRCUIT = "a".repeat(64);
     static final byte[] WITNESS = {1, 2, 3, 4};
+    static final int MAX_ATTEMPTS = 3;
+    static final int RETRY_ATTEMPTS = 3;
 
     @TempDir
     Path dir;
@@ -186,9 +189,9 @@ class JobRunnerTest {
     @Test
     void aCancellationAskedBeforeTheStartEndsTheJobThere() throws IOException {
         JobRecord job = queuedWithInputs(1);
-        db.jobs.markRunning(job.id(), "another-instance");
+        Lease other = db.jobs.markRunning(job.id(), "another-instance").orElseThrow();
         db.jobs.requestCancel(job.id());
-        db.jobs.requeue(job.id());
+        db.jobs.requeue(other);
         assertThat(runner.run(job.id())).isInstanceOf(JobRunner.Outcome.Finished.class);
         assertThat(db.jobs.find(job.id()).orElseThrow().status()).isEqualTo(JobState.CANCELLED);
         verify(engine, never()).submit(any());
@@ -240,7 +243,7 @@ class JobRunnerTest {
         JobRecord job = queuedWithInputs(1);
         JobId engineId = new JobId("engine-1");
         when(engine.submit(any())).thenAnswer(call -> {
-            db.jobs.finish(job.id(), JobState.DONE, null, null, List.of(new StoredProof(0, "{\"by\":\"other\"}", "[]")));
+            db.finishNow(job.id(), JobState.DONE, null, null, List.of(new StoredProof(0, "{\"by\":\"other\"}", "[]")));
             return engineId;
         });
         when(engine.status(engineId)).thenReturn(status(engineId, JobState.DONE, List.of()));
@@ -255,7 +258,7 @@ class JobRunnerTest {
     @Test
     void finishedOrUnknownJobsAreLeftAlone() {
         JobRecord job = db.queued(CIRCUIT, 1);
-        db.jobs.finish(job.id(), JobState.DONE, null, null, List.of());
+        db.finishNow(job.id(), JobState.DONE, null, null, List.of());
         assertThat(runner.run(job.id())).isInstanceOf(JobRunner.Outcome.Finished.class);
         assertThat(runner.run("00000000-0000-0000-0000-000000000000")).isInstanceOf(JobRunner.Outcome.Finished.class);
         when(engine.isAcceptingWork()).thenReturn(false);
@@ -263,6 +266,108 @@ class JobRunnerTest {
         assertThat(runner.run(waiting.id())).isInstanceOf(JobRunner.Outcome.Retry.class);
         assertThat(db.jobs.find(waiting.id()).orElseThrow().status()).isEqualTo(JobState.QUEUED);
         verify(engine, never()).submit(any());
+    }
+
+    /** The engine's result for {@code engineId} is a failure of partition 0 with {@code cause}. */
+    private void engineFails(JobId engineId, Throwable cause) {
+        when(engine.submit(any())).thenReturn(engineId);
+        when(engine.status(engineId)).thenReturn(status(engineId, JobState.FAILED, List.of()));
+        when(engine.result(engineId)).thenReturn(CompletableFuture.completedFuture(new JobResult(engineId,
+                JobState.FAILED, List.of(), Optional.of(new JobFailure(0, Stage.SYNTHESIZING, cause)),
+                StageTimings.ZERO)));
+    }
+
+    @Test
+    void aTransientFailureGoesBackToTheQueueWithADoublingBackoffUntilTheLimit() throws IOException {
+        JobRecord job = queuedWithInputs(1);
+        engineFails(new JobId("engine-1"), new IllegalStateException("wrapped",
+                new RetryableException("cannot read the key of circuit x: disk hiccup")));
+
+        for (int run = 0; run < RETRY_ATTEMPTS - 1; run++) {
+            Instant before = Instant.now();
+            JobRunner.Outcome outcome = runner.run(job.id());
+            Duration backoff = Duration.ofSeconds(10L << run);
+            assertThat(outcome).isInstanceOfSatisfying(JobRunner.Outcome.Retry.class, retry ->
+                    assertThat(retry.when()).isCloseTo(before.plus(backoff), within(Duration.ofSeconds(3))));
+            JobRecord requeued = db.jobs.find(job.id()).orElseThrow();
+            assertThat(requeued.status()).isEqualTo(JobState.QUEUED);
+            assertThat(requeued.error()).contains("disk hiccup");
+            assertThat(requeued.attempts()).as("a run handed back is not a crash").isZero();
+            assertThat(data.job(job.id())).as("inputs kept for the rerun").isDirectory();
+        }
+        JobRecord failed = runToFailure(job);
+        assertThat(failed.error()).contains("disk hiccup").contains("transient failure 3 of 3");
+        assertThat(events).hasSize(0);
+    }
+
+    @Test
+    void aPermanentFailureIsNotRetried() throws IOException {
+        JobRecord job = queuedWithInputs(1);
+        engineFails(new JobId("engine-1"), new IllegalArgumentException("witness too short"));
+        assertThat(runToFailure(job).error()).contains("witness too short");
+    }
+
+    /** Runs whose instance died (claimed, never handed back) count; past the limit the job is quarantined. */
+    @Test
+    void aJobWhoseRunsKeepKillingTheirInstanceIsFailedInsteadOfRunAgain() throws IOException {
+        JobRecord job = queuedWithInputs(1);
+        for (int i = 1; i <= 5; i++) {
+            Lease handedBack = db.jobs.markRunning(job.id(), "draining-" + i).orElseThrow();
+            db.jobs.requeue(handedBack);
+        }
+        for (int i = 1; i <= MAX_ATTEMPTS; i++) {
+            db.jobs.markRunning(job.id(), "died-" + i).orElseThrow();  // the instance died with the job
+        }
+        assertThat(db.jobs.find(job.id()).orElseThrow().attempts()).isEqualTo(MAX_ATTEMPTS);
+
+        JobRecord quarantined = runToFailure(job);
+        assertThat(quarantined.error()).contains("poison").contains(MAX_ATTEMPTS + " runs")
+                .contains("proofline.store.max-attempts");
+        verify(engine, never()).submit(any());
+        assertThat(data.job(job.id())).doesNotExist();
+    }
+
+    @Test
+    void aJobWithRunsLeftIsRunAfterItsInstanceDied() throws IOException {
+        JobRecord job = queuedWithInputs(1);
+        for (int i = 1; i < MAX_ATTEMPTS; i++) {
+            db.jobs.markRunning(job.id(), "died-" + i).orElseThrow();
+        }
+        engineFails(new JobId("engine-1"), new IllegalArgumentException("witness too short"));
+        runToFailure(job);
+        verify(engine).submit(any());
+    }
+
+    /**
+     * Fencing: while this run was out of touch another instance took the job over; this run cancels its engine job
+     * and writes nothing (no stages, no requeue, no result).
+     */
+    @Test
+    void aRunWhoseJobWasTakenOverCancelsItselfAndWritesNothing() throws IOException {
+        JobRecord job = queuedWithInputs(1);
+        JobId engineId = new JobId("engine-1");
+        CompletableFuture<JobResult> result = new CompletableFuture<>();
+        when(engine.submit(any())).thenReturn(engineId);
+        when(engine.result(engineId)).thenReturn(result);
+        when(engine.status(engineId)).thenAnswer(call -> {
+            if (db.jobs.find(job.id()).orElseThrow().owner().equals("instance-test")) {
+                db.jobs.markRunning(job.id(), "instance-b").orElseThrow();  // the takeover
+            }
+            return status(engineId, JobState.RUNNING, List.of(
+                    new PartitionStatus(0, Stage.PROVING, "gpu0", StageTimings.ZERO)));
+        });
+        when(engine.cancel(engineId)).thenAnswer(call -> result.complete(new JobResult(engineId,
+                JobState.CANCELLED, List.of(), Optional.empty(), StageTimings.ZERO)));
+
+        assertThat(runner.run(job.id())).isInstanceOf(JobRunner.Outcome.Finished.class);
+
+        verify(engine).cancel(engineId);
+        JobRecord taken = db.jobs.find(job.id()).orElseThrow();
+        assertThat(taken.status()).isEqualTo(JobState.RUNNING);
+        assertThat(taken.owner()).isEqualTo("instance-b");
+        assertThat(db.jobs.partitions(job.id())).allSatisfy(p -> assertThat(p.stage()).isEqualTo(Stage.QUEUED));
+        assertThat(data.job(job.id())).as("the new owner's inputs").isDirectory();
+        assertThat(events).isEmpty();
     }
 
     /** Runs the job to its end, which must be FAILED, and returns it as stored. */
@@ -275,7 +380,8 @@ class JobRunnerTest {
 
     private JobRunner runner() {
         return new JobRunner(db.jobs, db.circuits, engine, data, db.tx, events::add,
-                new InstanceName("instance-test"));
+                new InstanceName("instance-test"), JobsDatabase.storeProperties(dir, MAX_ATTEMPTS),
+                new RetryProperties(Duration.ofMinutes(10), RETRY_ATTEMPTS, Duration.ofSeconds(10)));
     }
 
     private JobRecord queuedWithInputs(int partitions) throws IOException {

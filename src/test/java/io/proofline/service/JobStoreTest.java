@@ -60,8 +60,10 @@ class JobStoreTest {
         JobRecord read = store.find(job.id()).orElseThrow();
         assertThat(read).isEqualTo(job);
         assertThat(read.verify()).as("no verify flag given stays unset").isNull();
-        assertThat(store.findByRequestId("request-1")).contains(job);
-        assertThat(store.findByRequestId("request-2")).isEmpty();
+        assertThat(store.findByRequestId(JobsDatabase.PRINCIPAL, "request-1"))
+                .contains(new JobStore.ByRequestId(job, "fingerprint-of-request-1"));
+        assertThat(store.findByRequestId(JobsDatabase.PRINCIPAL, "request-2")).isEmpty();
+        assertThat(store.findByRequestId("key-other", "request-1")).isEmpty();
         assertThat(store.find("00000000-0000-0000-0000-000000000000")).isEmpty();
         assertThat(store.partitions(job.id())).extracting(PartitionRecord::index, PartitionRecord::stage)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(0, Stage.QUEUED),
@@ -70,10 +72,32 @@ class JobStoreTest {
     }
 
     @Test
-    void aRequestIdNamesOneJobOnly() {
+    void aRequestIdNamesOneJobOfEachKey() {
         db.queued(CIRCUIT, 1, Instant.now(), "same");
         assertThatThrownBy(() -> db.queued(CIRCUIT, 1, Instant.now(), "same"))
                 .isInstanceOf(DuplicateKeyException.class);
+        JobRecord other = db.queued("key-other", CIRCUIT, 1, Instant.now(), "same");
+        assertThat(store.findByRequestId("key-other", "same")).hasValueSatisfying(j ->
+                assertThat(j.job()).isEqualTo(other));
+    }
+
+    @Test
+    void aKeySeesItsOwnJobsAndThoseFromBeforeTenancyTheConsoleSeesAll() {
+        JobRecord mine = db.queued(CIRCUIT, 1);
+        JobRecord theirs = db.queued("key-other", CIRCUIT, 1, Instant.now(), null);
+        JobRecord legacy = db.queued(Tenant.EVERY_KEY, CIRCUIT, 1, Instant.now(), null);
+        Tenant me = Tenant.apiKey(JobsDatabase.PRINCIPAL);
+
+        assertThat(store.find(mine.id(), me)).contains(mine);
+        assertThat(store.find(theirs.id(), me)).isEmpty();
+        assertThat(store.find(legacy.id(), me)).contains(legacy);
+        assertThat(store.find(theirs.id(), Tenant.CONSOLE)).contains(theirs);
+        assertThat(store.list(me, Optional.empty(), 0, 10).jobs()).extracting(JobRecord::id)
+                .containsExactlyInAnyOrder(mine.id(), legacy.id());
+        assertThat(store.list(me, Optional.empty(), 0, 10).total()).isEqualTo(2);
+        assertThat(store.list(Tenant.apiKey("key-other"), Optional.of(JobState.QUEUED), 0, 10).jobs())
+                .extracting(JobRecord::id).containsExactlyInAnyOrder(theirs.id(), legacy.id());
+        assertThat(store.list(Tenant.CONSOLE, Optional.empty(), 0, 10).total()).isEqualTo(3);
     }
 
     @Test
@@ -84,11 +108,11 @@ class JobStoreTest {
         JobRecord newest = db.queued(CIRCUIT, 1, t.plusSeconds(2), null);
         store.markRunning(middle.id(), "me");
 
-        JobPage all = store.list(Optional.empty(), 0, 2);
+        JobPage all = store.list(Tenant.CONSOLE, Optional.empty(), 0, 2);
         assertThat(all.jobs()).extracting(JobRecord::id).containsExactly(newest.id(), middle.id());
         assertThat(all.total()).isEqualTo(3);
-        assertThat(store.list(Optional.empty(), 1, 2).jobs()).extracting(JobRecord::id).containsExactly(oldest.id());
-        JobPage queued = store.list(Optional.of(JobState.QUEUED), 0, 10);
+        assertThat(store.list(Tenant.CONSOLE, Optional.empty(), 1, 2).jobs()).extracting(JobRecord::id).containsExactly(oldest.id());
+        JobPage queued = store.list(Tenant.CONSOLE, Optional.of(JobState.QUEUED), 0, 10);
         assertThat(queued.jobs()).extracting(JobRecord::id).containsExactly(newest.id(), oldest.id());
         assertThat(queued.total()).isEqualTo(2);
     }
@@ -96,7 +120,7 @@ class JobStoreTest {
     @Test
     void runningCountsAttemptsAndKeepsTheFirstStart() {
         JobRecord job = db.queued(CIRCUIT, 2);
-        assertThat(store.markRunning(job.id(), "instance-a")).isTrue();
+        assertThat(store.markRunning(job.id(), "instance-a")).isPresent();
         JobRecord first = store.find(job.id()).orElseThrow();
         assertThat(first.status()).isEqualTo(JobState.RUNNING);
         assertThat(first.owner()).isEqualTo("instance-a");
@@ -104,29 +128,29 @@ class JobStoreTest {
         assertThat(first.startedAt()).isNotNull();
 
         // taken over by another instance after a missed lease
-        assertThat(store.markRunning(job.id(), "instance-b")).isTrue();
+        assertThat(store.markRunning(job.id(), "instance-b")).isPresent();
         JobRecord second = store.find(job.id()).orElseThrow();
         assertThat(second.owner()).isEqualTo("instance-b");
         assertThat(second.attempts()).isEqualTo(2);
         assertThat(second.startedAt()).isEqualTo(first.startedAt());
 
-        assertThat(store.finish(job.id(), JobState.FAILED, "boom", null, List.of())).isTrue();
-        assertThat(store.markRunning(job.id(), "instance-a")).as("a finished job never runs again").isFalse();
+        assertThat(db.finishNow(job.id(), JobState.FAILED, "boom", null, List.of())).isTrue();
+        assertThat(store.markRunning(job.id(), "instance-a")).as("a finished job never runs again").isEmpty();
     }
 
     @Test
     void requeueClearsTheOwnerAndThePartitionsProgress() {
         JobRecord job = db.queued(CIRCUIT, 2);
-        store.markRunning(job.id(), "instance-a");
+        Lease lease = store.markRunning(job.id(), "instance-a").orElseThrow();
         StageTimings timings = StageTimings.ZERO.withTotal(Duration.ofMillis(1500));
-        store.updatePartitions(job.id(), List.of(new PartitionStatus(0, Stage.PROVING, "gpu0", timings),
+        store.updatePartitions(lease, List.of(new PartitionStatus(0, Stage.PROVING, "gpu0", timings),
                 new PartitionStatus(1, Stage.SYNTHESIZING, null, StageTimings.ZERO)));
         PartitionRecord proving = store.partitions(job.id()).getFirst();
         assertThat(proving.stage()).isEqualTo(Stage.PROVING);
         assertThat(proving.device()).isEqualTo("gpu0");
         assertThat(proving.timings()).isEqualTo(Timings.of(timings));
 
-        store.requeue(job.id());
+        store.requeue(lease);
         JobRecord requeued = store.find(job.id()).orElseThrow();
         assertThat(requeued.status()).isEqualTo(JobState.QUEUED);
         assertThat(requeued.owner()).isNull();
@@ -144,8 +168,8 @@ class JobStoreTest {
         Timings timings = new Timings(1, 2, 3, 4, 5, 6, 21);
         List<StoredProof> proofs = List.of(new StoredProof(0, "{\"p\":0}", "[\"1\"]"),
                 new StoredProof(1, "{\"p\":1}", "[\"2\"]"));
-        assertThat(store.finish(job.id(), JobState.DONE, null, timings, proofs)).isTrue();
-        assertThat(store.finish(job.id(), JobState.FAILED, "late", null, List.of(proofs.getFirst())))
+        assertThat(db.finishNow(job.id(), JobState.DONE, null, timings, proofs)).isTrue();
+        assertThat(db.finishNow(job.id(), JobState.FAILED, "late", null, List.of(proofs.getFirst())))
                 .as("the second finisher loses").isFalse();
 
         JobRecord done = store.find(job.id()).orElseThrow();
@@ -160,7 +184,7 @@ class JobStoreTest {
     @Test
     void aLongErrorIsCutToTheColumn() {
         JobRecord job = db.queued(CIRCUIT, 1);
-        assertThat(store.finish(job.id(), JobState.FAILED, "x".repeat(10_000), null, List.of())).isTrue();
+        assertThat(db.finishNow(job.id(), JobState.FAILED, "x".repeat(10_000), null, List.of())).isTrue();
         String error = store.find(job.id()).orElseThrow().error();
         assertThat(error).hasSize(4000).endsWith("...");
     }
@@ -192,7 +216,7 @@ class JobStoreTest {
         JobRecord b = db.queued(CIRCUIT, 3);
         JobRecord c = db.queued(OTHER_CIRCUIT, 5);
         store.markRunning(b.id(), "me");
-        store.finish(c.id(), JobState.FAILED, "no", null, List.of());
+        db.finishNow(c.id(), JobState.FAILED, "no", null, List.of());
 
         assertThat(store.queuedPartitions()).isEqualTo(2);
         assertThat(store.countByStatus(JobState.RUNNING)).isEqualTo(1);
@@ -211,7 +235,7 @@ class JobStoreTest {
         JobRecord recent = db.queued(CIRCUIT, 1);
         JobRecord unfinished = db.queued(CIRCUIT, 1);
         for (JobRecord j : List.of(old, older, recent)) {
-            store.finish(j.id(), JobState.DONE, null, null, List.of());
+            db.finishNow(j.id(), JobState.DONE, null, null, List.of());
         }
         db.finishedAt(old.id(), now.minus(Duration.ofDays(8)));
         db.finishedAt(older.id(), now.minus(Duration.ofDays(9)));
@@ -227,8 +251,8 @@ class JobStoreTest {
     void deleteRemovesTheJobItsPartitionsAndProofs() {
         JobRecord gone = db.queued(CIRCUIT, 2);
         JobRecord kept = db.queued(CIRCUIT, 1);
-        store.finish(gone.id(), JobState.DONE, null, null, List.of(new StoredProof(0, "{}", "[]")));
-        store.finish(kept.id(), JobState.DONE, null, null, List.of(new StoredProof(0, "{}", "[]")));
+        db.finishNow(gone.id(), JobState.DONE, null, null, List.of(new StoredProof(0, "{}", "[]")));
+        db.finishNow(kept.id(), JobState.DONE, null, null, List.of(new StoredProof(0, "{}", "[]")));
 
         store.delete(gone.id());
         assertThat(store.find(gone.id())).isEmpty();

@@ -9,8 +9,11 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.util.unit.DataSize;
 
+import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -63,8 +66,16 @@ final class JobsDatabase implements AutoCloseable {
         });
     }
 
+    /** The owner of the jobs {@link #queued} inserts. */
+    static final String PRINCIPAL = "key-jobsdatabase";
+
     /** Inserts a QUEUED job of {@code partitions} WTNS partitions of 100 bytes each, created at {@code createdAt}. */
     JobRecord queued(String circuitId, int partitions, Instant createdAt, String requestId) {
+        return queued(PRINCIPAL, circuitId, partitions, createdAt, requestId);
+    }
+
+    /** {@link #queued(String, int, Instant, String)}, owned by {@code principal}. */
+    JobRecord queued(String principal, String circuitId, int partitions, Instant createdAt, String requestId) {
         JobRecord job = new JobRecord(UUID.randomUUID().toString(), circuitId, requestId, JobState.QUEUED,
                 Priority.NORMAL, null, partitions, null, 0, false, null, null,
                 createdAt.truncatedTo(ChronoUnit.MILLIS), null, null);
@@ -72,7 +83,7 @@ final class JobsDatabase implements AutoCloseable {
         for (int i = 0; i < partitions; i++) {
             records.add(new PartitionRecord(job.id(), i, PartitionInput.Format.WTNS, 100, Stage.QUEUED, null, null));
         }
-        jobs.insert(job, records);
+        jobs.insert(job, principal, requestId == null ? null : "fingerprint-of-" + requestId, records);
         return job;
     }
 
@@ -80,9 +91,22 @@ final class JobsDatabase implements AutoCloseable {
         return queued(circuitId, partitions, Instant.now(), null);
     }
 
+    /** Finishes a job as a run of some instance would (claim, then finish under that lease). */
+    boolean finishNow(String id, JobState state, String error, Timings timings, List<StoredProof> proofs) {
+        return jobs.markRunning(id, "test-instance").map(lease -> jobs.finish(lease, state, error, timings, proofs))
+                .orElse(false);
+    }
+
+    /** The store settings of the tests: the defaults, data under {@code dir}, {@code maxAttempts} runs. */
+    static StoreProperties storeProperties(Path dir, int maxAttempts) {
+        return new StoreProperties(dir, Duration.ofDays(7), DataSize.ofGigabytes(2), DataSize.ofMegabytes(256),
+                Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, maxAttempts, Duration.ofMinutes(2));
+    }
+
     /** Empties every table (the schema stays). */
     void clear() {
-        for (String table : new String[]{"proofs", "job_partitions", "jobs", "circuits", "scheduled_tasks"}) {
+        for (String table : new String[]{"proofs", "job_partitions", "jobs", "circuit_access", "circuits",
+                "scheduled_tasks"}) {
             jdbc.sql("delete from " + table).update();
         }
     }

@@ -35,9 +35,9 @@ class ProofVerifierTest {
         String proof = RapidsnarkProofJson.of(fixture(curve, "proof.json"));
         String signals = Files.readString(fixture(curve, "public.json"));
 
-        VerificationResult valid = verifier.verify(null, vk, proof, signals);
+        VerificationResult valid = verifier.verify(Tenant.CONSOLE, null, vk, proof, signals);
         assertTrue(valid.valid(), valid.reason());
-        VerificationResult wrong = verifier.verify(null, vk, proof, "[\"232\", \"3\"]");
+        VerificationResult wrong = verifier.verify(Tenant.CONSOLE, null, vk, proof, "[\"232\", \"3\"]");
         assertFalse(wrong.valid(), "a rapidsnark proof is checked, not waved through");
     }
 }

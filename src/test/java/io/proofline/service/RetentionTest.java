@@ -33,7 +33,8 @@ class RetentionTest {
         db = JobsDatabase.h2();
         data = new DataDirectory(dir);
         StoreProperties properties = new StoreProperties(dir, RETENTION, DataSize.ofGigabytes(2),
-                DataSize.ofMegabytes(256), Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null);
+                DataSize.ofMegabytes(256), Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, 3,
+                Duration.ofMinutes(2));
         retention = new Retention(db.jobs, data, db.tx, properties);
     }
 
@@ -70,7 +71,7 @@ class RetentionTest {
     private JobRecord finished(JobState state, Instant finishedAt) throws IOException {
         JobRecord job = db.queued(JobStoreTest.CIRCUIT, 1);
         writeInput(job);
-        db.jobs.finish(job.id(), state, null, null,
+        db.finishNow(job.id(), state, null, null,
                 state == JobState.DONE ? List.of(new StoredProof(0, "{}", "[]")) : List.of());
         db.finishedAt(job.id(), finishedAt);
         return job;

@@ -2,6 +2,7 @@ package io.proofline.web;
 
 import io.proofline.service.SecurityProperties;
 import io.proofline.service.StoreProperties;
+import io.proofline.service.Tenant;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Import;
@@ -28,6 +29,8 @@ import java.lang.annotation.Target;
 @interface ApiSlice {
 
     String KEY = "slice-test-key";
+    /** The tenant that {@link #KEY} authenticates as. */
+    Tenant TENANT = Tenant.apiKey(Credentials.keyId(KEY));
     String MAX_BODY = "64KB";
 
     @TestConfiguration(proxyBeanMethods = false)

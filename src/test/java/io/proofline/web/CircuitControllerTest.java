@@ -50,7 +50,7 @@ class CircuitControllerTest {
 
     @Test
     void aNewCircuitIs201WithItsLocationAndAKnownOne200() throws Exception {
-        when(circuits.register(any(), eq(Optional.empty()), eq(Optional.empty()), eq("mul3")))
+        when(circuits.register(eq(ApiSlice.TENANT), any(), eq(Optional.empty()), eq(Optional.empty()), eq("mul3")))
                 .thenReturn(new CircuitService.Registered(MUL3, true))
                 .thenReturn(new CircuitService.Registered(MUL3, false));
 
@@ -81,7 +81,7 @@ class CircuitControllerTest {
 
     @Test
     void theServicesRefusalsKeepTheirStatusAndField() throws Exception {
-        when(circuits.register(any(), any(), any(), any()))
+        when(circuits.register(any(), any(), any(), any(), any()))
                 .thenThrow(InvalidFieldException.unprocessable("zkey", "not a Groth16 zkey"))
                 .thenThrow(new TooLargeException("zkey", "larger than 2GB"));
         mvc.perform(multipart("/api/v1/circuits").file(ZKEY).header(ApiKeyFilter.HEADER, ApiSlice.KEY))
@@ -96,11 +96,11 @@ class CircuitControllerTest {
 
     @Test
     void readAndDelete() throws Exception {
-        when(circuits.list()).thenReturn(List.of(MUL3));
-        when(circuits.get(MUL3.id())).thenReturn(MUL3);
-        when(circuits.get("nope")).thenThrow(new NotFoundException("id", "no circuit nope"));
-        when(circuits.verificationKeyJson(MUL3.id())).thenReturn("{\"protocol\":\"groth16\"}");
-        doThrow(new ConflictException("id", "2 unfinished jobs use it")).when(circuits).delete("busy");
+        when(circuits.list(ApiSlice.TENANT)).thenReturn(List.of(MUL3));
+        when(circuits.get(ApiSlice.TENANT, MUL3.id())).thenReturn(MUL3);
+        when(circuits.get(ApiSlice.TENANT, "nope")).thenThrow(new NotFoundException("id", "no circuit nope"));
+        when(circuits.verificationKeyJson(ApiSlice.TENANT, MUL3.id())).thenReturn("{\"protocol\":\"groth16\"}");
+        doThrow(new ConflictException("id", "2 unfinished jobs use it")).when(circuits).delete(ApiSlice.TENANT, "busy");
 
         mvc.perform(get("/api/v1/circuits").header(ApiKeyFilter.HEADER, ApiSlice.KEY))
                 .andExpect(status().isOk())
@@ -118,7 +118,7 @@ class CircuitControllerTest {
                 .andExpect(jsonPath("$.protocol").value("groth16"));
         mvc.perform(delete("/api/v1/circuits/" + MUL3.id()).header(ApiKeyFilter.HEADER, ApiSlice.KEY))
                 .andExpect(status().isNoContent());
-        verify(circuits).delete(MUL3.id());
+        verify(circuits).delete(ApiSlice.TENANT, MUL3.id());
         mvc.perform(delete("/api/v1/circuits/busy").header(ApiKeyFilter.HEADER, ApiSlice.KEY))
                 .andExpect(status().isConflict())
                 .andExpect(jsonPath("$.detail").value("2 unfinished jobs use it"));

@@ -31,6 +31,7 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.endsWith;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
@@ -61,7 +62,7 @@ class JobControllerTest {
 
     @Test
     void aJsonSubmissionIs202WithItsLocationAndARepeatedRequestId200() throws Exception {
-        when(jobs.submit(any())).thenReturn(new JobService.Submitted(QUEUED, true))
+        when(jobs.submit(eq(ApiSlice.TENANT), any())).thenReturn(new JobService.Submitted(QUEUED, true))
                 .thenReturn(new JobService.Submitted(QUEUED, false));
         String body = """
                 {"circuitId":"%s","priority":"high","requestId":"r-1","verify":true,
@@ -75,7 +76,7 @@ class JobControllerTest {
         submit(body).andExpect(status().isOk());
 
         ArgumentCaptor<JobService.NewJob> job = ArgumentCaptor.forClass(JobService.NewJob.class);
-        verify(jobs, org.mockito.Mockito.times(2)).submit(job.capture());
+        verify(jobs, org.mockito.Mockito.times(2)).submit(eq(ApiSlice.TENANT), job.capture());
         JobService.NewJob first = job.getAllValues().getFirst();
         assertThat(first.circuitId()).isEqualTo(CIRCUIT);
         assertThat(first.priority()).isEqualTo(Priority.HIGH);
@@ -122,7 +123,7 @@ class JobControllerTest {
     @Test
     void theServicesRefusalsKeepTheirStatusFieldAndRetryAfter() throws Exception {
         String body = "{\"circuitId\":\"c\",\"partitions\":[{\"witness\":\"AAAA\"}]}";
-        when(jobs.submit(any()))
+        when(jobs.submit(eq(ApiSlice.TENANT), any()))
                 .thenThrow(InvalidFieldException.unprocessable("partitions[0].witness", "3 values, the circuit has 5"))
                 .thenThrow(new NotFoundException("circuitId", "no circuit c"))
                 .thenThrow(new BusyException("the queue is full", Duration.ofSeconds(7), false))
@@ -137,7 +138,7 @@ class JobControllerTest {
 
     @Test
     void aMultipartSubmissionTakesOneWitnessFilePerPartition() throws Exception {
-        when(jobs.submit(any())).thenReturn(new JobService.Submitted(QUEUED, true));
+        when(jobs.submit(eq(ApiSlice.TENANT), any())).thenReturn(new JobService.Submitted(QUEUED, true));
         mvc.perform(multipart("/api/v1/jobs")
                         .file(new MockMultipartFile("witness", "0.wtns", null, WITNESS))
                         .file(new MockMultipartFile("witness", "1.wtns", null, new byte[]{9}))
@@ -145,7 +146,7 @@ class JobControllerTest {
                         .header(ApiKeyFilter.HEADER, ApiSlice.KEY))
                 .andExpect(status().isAccepted());
         ArgumentCaptor<JobService.NewJob> job = ArgumentCaptor.forClass(JobService.NewJob.class);
-        verify(jobs).submit(job.capture());
+        verify(jobs).submit(eq(ApiSlice.TENANT), job.capture());
         assertThat(job.getValue().priority()).isEqualTo(Priority.LOW);
         assertThat(job.getValue().partitions()).extracting(JobService.NewPartition::field)
                 .containsExactly("witness[0]", "witness[1]");
@@ -159,7 +160,7 @@ class JobControllerTest {
 
     @Test
     void listingFiltersByAKnownStatusAndPages() throws Exception {
-        when(jobs.list(Optional.of(JobState.DONE), 2, 10)).thenReturn(new JobPage(List.of(QUEUED), 2, 10, 21));
+        when(jobs.list(ApiSlice.TENANT, Optional.of(JobState.DONE), 2, 10)).thenReturn(new JobPage(List.of(QUEUED), 2, 10, 21));
         mvc.perform(get("/api/v1/jobs").param("status", "done").param("page", "2").param("size", "10")
                         .header(ApiKeyFilter.HEADER, ApiSlice.KEY))
                 .andExpect(status().isOk())
@@ -173,11 +174,11 @@ class JobControllerTest {
 
     @Test
     void aJobItsProofsAndItsCancellation() throws Exception {
-        when(jobs.get(JOB_ID)).thenReturn(new JobService.JobView(QUEUED, List.of()));
-        when(jobs.get("nope")).thenThrow(new NotFoundException("id", "no job nope"));
-        when(jobs.proofs(JOB_ID)).thenReturn(List.of(new StoredProof(0, "{\"protocol\":\"groth16\"}", "[\"33\"]")));
-        when(jobs.proofs("running")).thenThrow(new ConflictException("id", "the job is RUNNING"));
-        when(jobs.cancel(JOB_ID)).thenReturn(new JobService.JobView(QUEUED, List.of()));
+        when(jobs.get(ApiSlice.TENANT, JOB_ID)).thenReturn(new JobService.JobView(QUEUED, List.of()));
+        when(jobs.get(ApiSlice.TENANT, "nope")).thenThrow(new NotFoundException("id", "no job nope"));
+        when(jobs.proofs(ApiSlice.TENANT, JOB_ID)).thenReturn(List.of(new StoredProof(0, "{\"protocol\":\"groth16\"}", "[\"33\"]")));
+        when(jobs.proofs(ApiSlice.TENANT, "running")).thenThrow(new ConflictException("id", "the job is RUNNING"));
+        when(jobs.cancel(ApiSlice.TENANT, JOB_ID)).thenReturn(new JobService.JobView(QUEUED, List.of()));
 
         mvc.perform(get("/api/v1/jobs/" + JOB_ID).header(ApiKeyFilter.HEADER, ApiSlice.KEY))
                 .andExpect(status().isOk())

@@ -36,8 +36,8 @@ class VerifyControllerTest {
 
     @Test
     void validAndInvalidProofsAreBoth200WithTheVerdict() throws Exception {
-        when(verifier.verify(eq("c1"), isNull(), eq(PROOF), eq("[\"33\"]"))).thenReturn(VerificationResult.VALID);
-        when(verifier.verify(isNull(), eq("{\"protocol\":\"groth16\"}"), eq(PROOF), eq("[\"34\"]")))
+        when(verifier.verify(eq(ApiSlice.TENANT), eq("c1"), isNull(), eq(PROOF), eq("[\"33\"]"))).thenReturn(VerificationResult.VALID);
+        when(verifier.verify(eq(ApiSlice.TENANT), isNull(), eq("{\"protocol\":\"groth16\"}"), eq(PROOF), eq("[\"34\"]")))
                 .thenReturn(VerificationResult.invalid("the pairing check failed"));
 
         verify("{\"circuitId\":\"c1\",\"proof\":" + PROOF + ",\"publicSignals\":[\"33\"]}")
@@ -52,7 +52,7 @@ class VerifyControllerTest {
 
     @Test
     void theVerifiersRefusalsNameTheirField() throws Exception {
-        when(verifier.verify(any(), any(), any(), any()))
+        when(verifier.verify(any(), any(), any(), any(), any()))
                 .thenThrow(InvalidFieldException.malformed("proof", "pi_a is not a G1 point"))
                 .thenThrow(new NotFoundException("circuitId", "no circuit c9"));
         expectField(verify("{\"proof\":{},\"publicSignals\":[]}"), "proof");

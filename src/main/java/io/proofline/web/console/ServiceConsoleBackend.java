@@ -18,6 +18,7 @@ import io.proofline.service.PartitionRecord;
 import io.proofline.service.PipelineProperties;
 import io.proofline.service.SecurityProperties;
 import io.proofline.service.StoreProperties;
+import io.proofline.service.Tenant;
 import io.proofline.service.Timings;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
@@ -79,7 +80,7 @@ class ServiceConsoleBackend implements ConsoleBackend {
     @Override
     public List<JobRow> recentJobs(int limit) {
         Map<String, String> names = circuitNames();
-        return jobs.list(Optional.empty(), 0, Math.min(limit, JobService.MAX_PAGE_SIZE)).jobs().stream()
+        return jobs.list(Tenant.CONSOLE, Optional.empty(), 0, Math.min(limit, JobService.MAX_PAGE_SIZE)).jobs().stream()
                 .map(j -> row(j, names)).toList();
     }
 
@@ -87,7 +88,7 @@ class ServiceConsoleBackend implements ConsoleBackend {
     public Optional<JobDetail> job(String id) {
         JobService.JobView view;
         try {
-            view = jobs.get(id);
+            view = jobs.get(Tenant.CONSOLE, id);
         } catch (NotFoundException e) {
             return Optional.empty();
         }
@@ -105,7 +106,7 @@ class ServiceConsoleBackend implements ConsoleBackend {
     public List<CircuitRow> circuits() {
         Map<String, List<KeyCache.CachedKey>> cached = keys.cached().stream()
                 .collect(Collectors.groupingBy(KeyCache.CachedKey::circuitId));
-        return circuits.list().stream().map(c -> new CircuitRow(c.id(), c.name(), c.curve(), c.constraints(),
+        return circuits.list(Tenant.CONSOLE).stream().map(c -> new CircuitRow(c.id(), c.name(), c.curve(), c.constraints(),
                 c.variables(), c.publicSignals(), c.domainSize(), c.zkeyBytes(),
                 cached.getOrDefault(c.id(), List.of()).stream()
                         // the key cache holds host copies; device-resident keys come with the GPU backend
@@ -157,6 +158,9 @@ class ServiceConsoleBackend implements ConsoleBackend {
         entries.add(new ConfigEntry("security", "proofline.security.metrics-user",
                 security.metricsPassword() == null || security.metricsPassword().isBlank()
                         ? "– (no metrics password)" : security.metricsUser()));
+        entries.add(new ConfigEntry("security", "proofline.security.streams-per-key",
+                security.streamsPerKey() + " event streams, each closed after "
+                        + units.duration(security.streamTimeout())));
         entries.add(new ConfigEntry("security", "proofline.security.login-attempts",
                 security.loginAttempts() + " failures, then lockouts doubling up to "
                         + units.duration(security.loginLockout())));
@@ -167,7 +171,7 @@ class ServiceConsoleBackend implements ConsoleBackend {
     public boolean cancel(String jobId) {
         try {
             // Accepted: a queued job is cancelled at once, a running one as each partition stops.
-            jobs.cancel(jobId);
+            jobs.cancel(Tenant.CONSOLE, jobId);
             return true;
         } catch (ConflictException | NotFoundException alreadyFinishedOrGone) {
             return false;
@@ -195,7 +199,7 @@ class ServiceConsoleBackend implements ConsoleBackend {
     }
 
     private Map<String, String> circuitNames() {
-        return circuits.list().stream().collect(Collectors.toMap(CircuitInfo::id,
+        return circuits.list(Tenant.CONSOLE).stream().collect(Collectors.toMap(CircuitInfo::id,
                 c -> c.name() == null || c.name().isBlank() ? ConsoleController.shortId(c.id()) : c.name(),
                 (a, b) -> a));
     }

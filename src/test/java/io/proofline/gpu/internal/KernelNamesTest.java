@@ -35,7 +35,7 @@ class KernelNamesTest {
     private static final Pattern PASTED_KERNEL = Pattern.compile("(\\w+)##_(\\w+)\\s*\\(");
     private static final Pattern NESTED_MACRO = Pattern.compile("\\b([A-Z][A-Z0-9_]+)\\(\\s*(\\w+)(?:##(_\\w+))?\\s*[,)]");
     private static final Pattern PLAIN_KERNEL = Pattern.compile("__global__\\s+void\\s+(?:__launch_bounds__\\([^)]*\\)\\s*)?(\\w+)\\s*\\(");
-    private static final Pattern TOP_MACRO = Pattern.compile("(?m)^\\s*([A-Z][A-Z0-9_]+)\\((\\w+)\\)\\s*$");
+    private static final Pattern TOP_MACRO = Pattern.compile("(?m)^\\s*([A-Z][A-Z0-9_]+)\\((\\w+)[^)]*\\)\\s*$");
 
     @Test
     void theJavaSideAndTheCudaSourcesNameTheSameKernels() throws IOException {
@@ -50,7 +50,10 @@ class KernelNamesTest {
         assertThat(unused).as("kernels native-cuda/ compiles that nothing launches").isEmpty();
     }
 
-    /** The extern "C" kernels of the sources the build compiles (native-cuda/test/ is a host test, not a module). */
+    /**
+     * The extern "C" kernels of the sources the build compiles: the units of native-cuda/modules/ and the headers they
+     * include (native-cuda/test/ is a host test, not a module).
+     */
     static Set<String> definedKernels() throws IOException {
         Map<String, String> macroParameter = new HashMap<>();
         Map<String, String> macroBody = new HashMap<>();

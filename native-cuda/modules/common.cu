@@ -1,8 +1,8 @@
-// The single translation unit that becomes native/proofline.fatbin: the curve-independent kernels (scalar
-// digits, scans, tunables) and both curves' instantiations. cuModuleLoadData loads one module, so one TU.
-#include "util/config.cuh"
-#include "util/scan.cuh"
-#include "msm/pippenger.cuh"
+// The curve-independent kernels: the compile-time tunables, the scans, and the MSM's sort of scalar digits into buckets
+// and tasks.
+#include "../util/config.cuh"
+#include "../util/scan.cuh"
+#include "../msm/pippenger.cuh"
 
 /** Writes the compile-time tunables for the host: {version, NTT_MAX_LOG_TILE, ELEMENTWISE_THREADS, SCAN_THREADS,
  *  POINT_THREADS, MSM_MAX_WINDOW_BITS}. */
@@ -70,6 +70,3 @@ extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THRE
     proofline::msm::task_size_scatter(offsets, counts, task_offsets, task_counts, task_bucket, buckets, per_task,
                                       size_cursor, task_order);
 }
-
-#include "curves/bn254.cu"
-#include "curves/bls12_381.cu"
