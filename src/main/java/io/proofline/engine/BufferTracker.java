@@ -98,22 +98,27 @@ public final class BufferTracker {
     }
 
     /**
-     * The table now. Device buffers ({@link BufferClass#KEY_DEVICE}, {@link BufferClass#SCRATCH_DEVICE}) are read from
-     * the devices' {@link DeviceMemory} (the backend that owns them counts them) and added to the
-     * {@link Stage#RESIDENT} column, beside any tracked through {@link #track}.
+     * The table now. Device buffers ({@link BufferClass#KEY_DEVICE}, {@link BufferClass#SCRATCH_DEVICE}, and a/b/c on
+     * a device as {@link BufferClass#ABC}) are read from the devices' {@link DeviceMemory} (the backend that owns them
+     * counts them) and added to the {@link Stage#RESIDENT} column (a/b/c: {@link Stage#PROVING}), beside any tracked
+     * through {@link #track}; the tracked host bytes leave the device's a/b/c out.
      */
     public PipelineSnapshot snapshot() {
         List<DeviceFigures> deviceFigures = devices.get();
         List<BufferCell> cells = new ArrayList<>(CLASSES * STAGES);
         long liveOffHeapBytes;
         long liveOffHeapBuffers;
+        long deviceAbcBytes = 0;
+        for (DeviceFigures d : deviceFigures) {
+            deviceAbcBytes += d.memory().bytes(BufferClass.ABC);
+        }
         synchronized (this) {
             for (BufferClass c : BufferClass.values()) {
                 for (Stage s : Stage.values()) {
                     int i = index(c, s);
                     long count = counts[i];
                     long size = bytes[i];
-                    if (s == Stage.RESIDENT) {
+                    if (s == DeviceMemory.column(c)) {
                         for (DeviceFigures d : deviceFigures) {
                             count += d.memory().count(c);
                             size += d.memory().bytes(c);
@@ -132,7 +137,7 @@ public final class BufferTracker {
         MemoryBudget b = budget;
         BudgetFigures budgetFigures = b == null ? BudgetFigures.NONE
                 : new BudgetFigures(b.total(), b.reserved(), b.peakReserved());
-        long trackedHost = 0;
+        long trackedHost = -deviceAbcBytes;
         for (BufferCell c : cells) {
             if (c.bufferClass().offHeapHost()) {
                 trackedHost += c.bytes();

@@ -97,7 +97,9 @@ class PipelineMetrics implements MeterBinder {
                     p -> device(p, device.id()).memory().usedBytes(), "device", device.id());
             gauge(registry, "proofline.device.memory.free.bytes", "bytes free on the device (-1: unknown)",
                     p -> device(p, device.id()).memory().freeBytes(), "device", device.id());
-            for (BufferClass c : new BufferClass[] {BufferClass.KEY_DEVICE, BufferClass.SCRATCH_DEVICE}) {
+            // Every device buffer in one class: keys, a/b/c, the other working buffers.
+            for (BufferClass c : new BufferClass[] {BufferClass.KEY_DEVICE, BufferClass.ABC,
+                    BufferClass.SCRATCH_DEVICE}) {
                 gauge(registry, "proofline.device.buffer.bytes", "bytes of a device buffer class on the device",
                         p -> device(p, device.id()).memory().bytes(c), "device", device.id(), "class", lower(c));
                 gauge(registry, "proofline.device.buffer.count", "buffers of a device buffer class on the device",

@@ -21,11 +21,13 @@ import java.time.Duration;
  * @param pollingInterval   how often an instance looks for queued jobs
  * @param instanceName      this instance's name in the lease table; empty means host name and process id
  * @param maxAttempts       runs of a job whose instance died while running it before the job is FAILED (poison)
+ * @param bodyReadTimeout   how long a JSON request body may take to arrive (408 past it): a slow sender may not
+ *                          hold a worker thread
  */
 @ConfigurationProperties("proofline.store")
 public record StoreProperties(@DefaultValue("./data") Path dataDir, @DefaultValue("7d") Duration retention,
                        @DefaultValue("2GB") DataSize maxCircuitSize, @DefaultValue("256MB") DataSize maxJobSize,
                        @DefaultValue("5s") Duration heartbeatInterval, @DefaultValue("6") int missedHeartbeats,
                        @DefaultValue("1s") Duration pollingInterval, String instanceName,
-                       @DefaultValue("3") int maxAttempts) {
+                       @DefaultValue("3") int maxAttempts, @DefaultValue("2m") Duration bodyReadTimeout) {
 }

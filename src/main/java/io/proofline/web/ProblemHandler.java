@@ -79,10 +79,19 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                 .body(problem(HttpStatus.CONTENT_TOO_LARGE, e.getMessage(), "body"));
     }
 
+    @ExceptionHandler(BodyReadTimeoutException.class)
+    ResponseEntity<ProblemDetail> bodyReadTimeout(BodyReadTimeoutException e) {
+        return ResponseEntity.status(HttpStatus.REQUEST_TIMEOUT).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(problem(HttpStatus.REQUEST_TIMEOUT, e.getMessage(), "body"));
+    }
+
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> unexpected(Exception e) {
         if (e.getCause() instanceof RequestTooLargeException tooLarge) {
             return requestTooLarge(tooLarge);
+        }
+        if (e.getCause() instanceof BodyReadTimeoutException slow) {
+            return bodyReadTimeout(slow);
         }
         LOG.error("unexpected error", e);
         return ResponseEntity.internalServerError().contentType(MediaType.APPLICATION_PROBLEM_JSON)
@@ -93,12 +102,15 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e, HttpHeaders headers,
                                                                   HttpStatusCode status, WebRequest request) {
         Throwable cause = e;
-        while (cause != null && !(cause instanceof RequestTooLargeException)) {
+        while (cause != null && !(cause instanceof RequestTooLargeException)
+                && !(cause instanceof BodyReadTimeoutException)) {
             cause = cause.getCause();
         }
         if (cause != null) {
-            return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                    .body(problem(HttpStatus.CONTENT_TOO_LARGE, cause.getMessage(), "body"));
+            HttpStatus refusal = cause instanceof RequestTooLargeException ? HttpStatus.CONTENT_TOO_LARGE
+                    : HttpStatus.REQUEST_TIMEOUT;
+            return ResponseEntity.status(refusal).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                    .body(problem(refusal, cause.getMessage(), "body"));
         }
         String field = "body";
         String detail = "the body is not valid JSON for this request";

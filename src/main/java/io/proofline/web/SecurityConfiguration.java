@@ -58,7 +58,7 @@ class SecurityConfiguration {
                 .csrf(AbstractHttpConfigurer::disable)
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .requestCache(AbstractHttpConfigurer::disable)
-                .addFilterBefore(new RequestSizeFilter(store.maxJobSize().toBytes()),
+                .addFilterBefore(new RequestSizeFilter(store.maxJobSize().toBytes(), store.bodyReadTimeout().toMillis()),
                         UsernamePasswordAuthenticationFilter.class)
                 .addFilterBefore(new ApiKeyFilter(credentials, security.requestsPerSecond()),
                         UsernamePasswordAuthenticationFilter.class)

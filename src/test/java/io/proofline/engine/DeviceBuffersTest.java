@@ -61,6 +61,30 @@ class DeviceBuffersTest {
         }
     }
 
+    /**
+     * a/b/c a device holds (its working buffers for them) are counted as ABC in the proving column, out of the other
+     * working buffers and out of the tracked host bytes.
+     */
+    @Test
+    void aDevicesABCShowInTheProvingColumnAsABCAndNotAsHostMemory() {
+        AtomicReference<DeviceMemory> gpu0 = new AtomicReference<>(new DeviceMemory(-1, -1));
+        BufferTracker tracker = new BufferTracker();
+        EngineConfig config = EngineConfig.builder().budgetBytes(1 << 20).synthesisWorkers(1).finalizerThreads(1)
+                .workersPerDevice(1).build();
+        try (ProvingEngine engine = ProvingEngine.builder(config, new FakeProver())
+                .devices(List.of(new FakeGpu("gpu0", gpu0))).tracker(tracker).start()) {
+            long hostBefore = engine.snapshot().memory().trackedHostBytes();
+            gpu0.set(new DeviceMemory(3000, 7000, 1, 1200, 5, 800, 3, 96 * 3));
+            PipelineSnapshot s = engine.snapshot();
+            assertEquals(new BufferCell(BufferClass.ABC, Stage.PROVING, 3, 288), s.cell(BufferClass.ABC, Stage.PROVING));
+            assertEquals(new BufferCell(BufferClass.SCRATCH_DEVICE, Stage.RESIDENT, 2, 512),
+                    s.cell(BufferClass.SCRATCH_DEVICE, Stage.RESIDENT));
+            assertEquals(0, s.cell(BufferClass.ABC, Stage.RESIDENT).count());
+            assertEquals(hostBefore, s.memory().trackedHostBytes(), "device a/b/c are not host memory");
+        }
+        assertThrows(IllegalArgumentException.class, () -> new DeviceMemory(0, 0, 0, 0, 2, 64, 3, 32));
+    }
+
     @Test
     void negativeBufferFiguresAreRejected() {
         assertThrows(IllegalArgumentException.class, () -> new DeviceMemory(0, 0, -1, 0, 0, 0));

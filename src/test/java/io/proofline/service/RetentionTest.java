@@ -33,7 +33,8 @@ class RetentionTest {
         db = JobsDatabase.h2();
         data = new DataDirectory(dir);
         StoreProperties properties = new StoreProperties(dir, RETENTION, DataSize.ofGigabytes(2),
-                DataSize.ofMegabytes(256), Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, 3);
+                DataSize.ofMegabytes(256), Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, 3,
+                Duration.ofMinutes(2));
         retention = new Retention(db.jobs, data, db.tx, properties);
     }
 

@@ -76,9 +76,9 @@ public final class HostileWasm {
         return module(Map.of(export, code(LOOP, VOID, BR, 0, END, UNREACHABLE, END)), 1);
     }
 
-    /** {@code init} grows the memory a page at a time until it is refused, then traps. */
-    public static byte[] growsMemoryInInit() {
-        return module(Map.of("init", code(LOOP, VOID, I32_CONST, 1, MEMORY_GROW, 0, I32_CONST, 0x7f, I32_NE, BR_IF, 0,
+    /** {@code export} grows the memory a page at a time until it is refused, then traps. */
+    public static byte[] growsMemoryIn(String export) {
+        return module(Map.of(export, code(LOOP, VOID, I32_CONST, 1, MEMORY_GROW, 0, I32_CONST, 0x7f, I32_NE, BR_IF, 0,
                 END, UNREACHABLE, END)), 1);
     }
 
@@ -87,9 +87,9 @@ public final class HostileWasm {
         return module(Map.of(), pages);
     }
 
-    /** {@code init} calls {@code runtime.writeBufferMessage} for ever: a log of "A A A ...". */
-    public static byte[] floodsTheLogInInit() {
-        return module(Map.of("init", code(LOOP, VOID, CALL, WRITE_BUFFER_MESSAGE, BR, 0, END, END)), 1);
+    /** {@code export} calls {@code runtime.writeBufferMessage} for ever: a log of "A A A ...". */
+    public static byte[] floodsTheLogIn(String export) {
+        return module(Map.of(export, code(LOOP, VOID, CALL, WRITE_BUFFER_MESSAGE, BR, 0, END, UNREACHABLE, END)), 1);
     }
 
     /** {@code getFieldNumLen32} answers 2^31 − 1, which circom's JS would use to size buffers. */

@@ -60,7 +60,7 @@ class WitnessSandboxTest {
     @ParameterizedTest
     @EnumSource(ExecutionMode.class)
     void growingMemoryPastTheCapStopsNamingIt(ExecutionMode mode) {
-        CircomWitnessCalculator calculator = CircomWitnessCalculator.load(HostileWasm.growsMemoryInInit(), options(mode));
+        CircomWitnessCalculator calculator = CircomWitnessCalculator.load(HostileWasm.growsMemoryIn("init"), options(mode));
         assertThatThrownBy(() -> calculator.calculate(Map.of()))
                 .isInstanceOfSatisfying(WitnessException.class, e -> assertThat(e.reason()).isEqualTo(Reason.LIMIT))
                 .hasMessageStartingWith("the module grew its linear memory past the limit of 16777216 bytes");
@@ -76,7 +76,7 @@ class WitnessSandboxTest {
     @ParameterizedTest
     @EnumSource(ExecutionMode.class)
     void floodingTheLogStopsAtTheLogLimit(ExecutionMode mode) {
-        CircomWitnessCalculator calculator = CircomWitnessCalculator.load(HostileWasm.floodsTheLogInInit(), options(mode));
+        CircomWitnessCalculator calculator = CircomWitnessCalculator.load(HostileWasm.floodsTheLogIn("init"), options(mode));
         assertThatThrownBy(() -> calculator.calculate(Map.of()))
                 .isInstanceOfSatisfying(WitnessException.class, e -> {
                     assertThat(e.reason()).isEqualTo(Reason.LIMIT);

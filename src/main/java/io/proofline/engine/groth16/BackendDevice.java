@@ -63,7 +63,7 @@ public final class BackendDevice implements ProvingDevice {
 
     static DeviceMemory toMemory(DeviceUsage u) {
         return new DeviceMemory(u.usedBytes(), u.freeBytes(), u.residentKeys(), u.residentKeyBytes(),
-                u.scratchBuffers(), u.scratchBytes());
+                u.scratchBuffers(), u.scratchBytes(), u.abcBuffers(), u.abcBytes());
     }
 
     @Override

@@ -240,14 +240,19 @@ public final class GpuProverWorker implements AutoCloseable {
     }
 
     /**
-     * The figures of the buffer table: the driver's used/free, resident keys, working buffers. Synchronized like
+     * The figures of the buffer table: the driver's used/free, resident keys, working buffers (a/b/c among them).
+     * Synchronized like
      * {@link #proveStart}, so a caller that already holds the worker's monitor reads a quiet worker.
      */
     public synchronized DeviceUsage usage() {
         context.makeCurrent();
         long[] freeTotal = context.memoryInfo();
+        long abcBuffers = 0;
+        for (Scratch s : new Scratch[] {a, b, c}) {
+            abcBuffers += s.bytes() > 0 ? 1 : 0;
+        }
         return new DeviceUsage(freeTotal[1] - freeTotal[0], freeTotal[0], keys.size(), keys.residentBytes(),
-                scratchBuffers(), scratchBytes());
+                scratchBuffers(), scratchBytes(), abcBuffers, a.bytes() + b.bytes() + c.bytes());
     }
 
     @Override

@@ -11,21 +11,31 @@ package io.proofline.snark.prover;
  * @param residentKeyBytes their bytes
  * @param scratchBuffers   working buffers the backend keeps on the device
  * @param scratchBytes     their bytes
+ * @param abcBuffers       of the working buffers, those that hold a/b/c in prove start
+ * @param abcBytes         their bytes
  */
 public record DeviceUsage(long usedBytes, long freeBytes, long residentKeys, long residentKeyBytes,
-                          long scratchBuffers, long scratchBytes) {
+                          long scratchBuffers, long scratchBytes, long abcBuffers, long abcBytes) {
 
     /** A device not opened yet: nothing held, its memory not read. */
     public static final DeviceUsage NOTHING_HELD = new DeviceUsage(-1, -1, 0, 0, 0, 0);
 
     public DeviceUsage {
-        if (residentKeys < 0 || residentKeyBytes < 0 || scratchBuffers < 0 || scratchBytes < 0) {
-            throw new IllegalArgumentException("negative buffer figures");
+        if (residentKeys < 0 || residentKeyBytes < 0 || scratchBuffers < 0 || scratchBytes < 0 || abcBuffers < 0
+                || abcBytes < 0 || abcBuffers > scratchBuffers || abcBytes > scratchBytes) {
+            throw new IllegalArgumentException("negative buffer figures, or a/b/c beyond the working buffers");
         }
+    }
+
+    /** Without a/b/c among the working buffers. */
+    public DeviceUsage(long usedBytes, long freeBytes, long residentKeys, long residentKeyBytes, long scratchBuffers,
+                       long scratchBytes) {
+        this(usedBytes, freeBytes, residentKeys, residentKeyBytes, scratchBuffers, scratchBytes, 0, 0);
     }
 
     /** The same figures with the resident keys replaced (after an eviction outside a proof). */
     public DeviceUsage withKeys(long keys, long keyBytes) {
-        return new DeviceUsage(usedBytes, freeBytes, keys, keyBytes, scratchBuffers, scratchBytes);
+        return new DeviceUsage(usedBytes, freeBytes, keys, keyBytes, scratchBuffers, scratchBytes, abcBuffers,
+                abcBytes);
     }
 }
