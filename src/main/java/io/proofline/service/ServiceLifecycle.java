@@ -114,4 +114,14 @@ class ServiceLifecycle implements SmartLifecycle {
     public int getPhase() {
         return Integer.MAX_VALUE;
     }
+
+    /**
+     * A stop is a shutdown (intake drained, housekeeping and scheduler stopped for good), so the service never takes
+     * part in a context pause: a paused and restarted context (Spring's test context cache does this between test
+     * classes) would otherwise come back with a stopped scheduler and a dead housekeeping executor.
+     */
+    @Override
+    public boolean isPauseable() {
+        return false;
+    }
 }

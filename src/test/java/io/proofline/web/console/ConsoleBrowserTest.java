@@ -1,5 +1,10 @@
 package io.proofline.web.console;
 
+import io.proofline.snark.SnarkCurves;
+import io.proofline.snark.format.WtnsWriter;
+import io.proofline.snark.format.ZkeyWriter;
+import io.proofline.snark.setup.DevSetup;
+import io.proofline.web.Api;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -32,6 +37,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,6 +57,8 @@ class ConsoleBrowserTest {
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     static final String API_KEY = "browser-test-key";
     static final String ADMIN_PASSWORD = "browser-test-password";
+    /** Large enough that a partition takes a visible moment on a CPU, small enough to generate in seconds. */
+    static final int CONSTRAINTS = 4000;
     static final Path SCREENSHOT = Path.of("docs", "console.png");
 
     static Path dataDir;
@@ -72,6 +80,7 @@ class ConsoleBrowserTest {
         registry.add("proofline.security.admin-password", () -> ADMIN_PASSWORD);
         registry.add("proofline.gpu.enabled", () -> "false");
         registry.add("proofline.pipeline.synthesis-workers", () -> "2");
+        registry.add("proofline.console.demo.enabled", () -> "false");
     }
 
     @BeforeAll
@@ -123,9 +132,11 @@ class ConsoleBrowserTest {
         assertThat(browser.findElement(By.id("buffer-table")).getText().toLowerCase()).contains("a/b/c", "witness", "awaiting gpu");
         long before = hotCells();
 
-        // The first-run demo circuit is registered in the background; its witness lies beside it.
-        String circuitId = waitForDemoCircuit();
-        byte[] witness = Files.readAllBytes(dataDir.resolve("demo").resolve("witness.wtns"));
+        // The client registers its own circuit (circuits are private to the key that registered them, so the
+        // console's demo circuit is not this client's to prove).
+        Path circuitDir = dataDir.resolve("client-circuit");
+        String circuitId = registerCircuit(circuitDir);
+        byte[] witness = Files.readAllBytes(circuitDir.resolve("witness.wtns"));
 
         List<String> jobIds = new ArrayList<>();
         for (int j = 0; j < 5; j++) {
@@ -198,18 +209,17 @@ class ConsoleBrowserTest {
         return ((Number) n).longValue();
     }
 
-    private String waitForDemoCircuit() throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (System.nanoTime() < deadline) {
-            for (JsonNode c : apiGetArray("/api/v1/circuits")) {
-                if ("demo".equals(c.get("name").asString())
-                        && Files.exists(dataDir.resolve("demo").resolve("witness.wtns"))) {
-                    return c.get("id").asString();
-                }
-            }
-            Thread.sleep(500);
+    /** A dev circuit of {@link #CONSTRAINTS} constraints, registered through the API with this client's key. */
+    private String registerCircuit(Path dir) throws Exception {
+        Files.createDirectories(dir);
+        try (DevSetup.Result dev = DevSetup.generate(SnarkCurves.BN128, CONSTRAINTS, 2, 20261204L)) {
+            ZkeyWriter.write(dev.key(), dir.resolve("circuit.zkey"));
+            WtnsWriter.write(dev.witness(), dir.resolve("witness.wtns"));
         }
-        throw new AssertionError("the demo circuit was not registered within 120 s");
+        Api.Response r = new Api(port, API_KEY).postMultipart("/api/v1/circuits",
+                Map.of("zkey", Files.readAllBytes(dir.resolve("circuit.zkey"))), Map.of("name", "browser-test"));
+        assertThat(r.status()).as(r.body()).isIn(200, 201);
+        return r.json().get("id").asString();
     }
 
     private String submit(String circuitId, byte[] witness, int partitions, String priority) throws Exception {
