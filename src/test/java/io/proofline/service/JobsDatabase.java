@@ -5,12 +5,14 @@ import io.proofline.engine.PartitionInput;
 import io.proofline.engine.Priority;
 import io.proofline.engine.Stage;
 import org.flywaydb.core.Flyway;
+import org.h2.jdbcx.JdbcConnectionPool;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.unit.DataSize;
 
+import javax.sql.DataSource;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -34,7 +36,7 @@ final class JobsDatabase implements AutoCloseable {
     private final AutoCloseable cleanup;
 
     /** One connection for all statements: a test is single-threaded, and a new connection per statement is slow. */
-    private JobsDatabase(SingleConnectionDataSource dataSource, String schema, AutoCloseable cleanup) {
+    private JobsDatabase(DataSource dataSource, String schema, AutoCloseable cleanup) {
         var flyway = Flyway.configure().dataSource(dataSource);
         if (schema != null) {
             flyway.schemas(schema);
@@ -54,6 +56,20 @@ final class JobsDatabase implements AutoCloseable {
         return new JobsDatabase(dataSource, null, () -> {
             JdbcClient.create(dataSource).sql("shutdown").update();
             dataSource.destroy();
+        });
+    }
+
+    /**
+     * An H2 in memory as {@link #h2()}, through a pool of connections: for tests whose threads run transactions of
+     * their own at the same time.
+     */
+    static JobsDatabase h2Pooled() {
+        String url = "jdbc:h2:mem:jobs-" + UUID.randomUUID()
+                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1";
+        JdbcConnectionPool pool = JdbcConnectionPool.create(url, "sa", "");
+        return new JobsDatabase(pool, null, () -> {
+            JdbcClient.create(pool).sql("shutdown").update();
+            pool.dispose();
         });
     }
 
@@ -100,7 +116,7 @@ final class JobsDatabase implements AutoCloseable {
     /** The store settings of the tests: the defaults, data under {@code dir}, {@code maxAttempts} runs. */
     static StoreProperties storeProperties(Path dir, int maxAttempts) {
         return new StoreProperties(dir, Duration.ofDays(7), DataSize.ofGigabytes(2), DataSize.ofMegabytes(256),
-                Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, maxAttempts, Duration.ofMinutes(2));
+                Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, maxAttempts, Duration.ofMinutes(2), 10_000);
     }
 
     /** Empties every table (the schema stays). */
