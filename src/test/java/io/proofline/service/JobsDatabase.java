@@ -8,6 +8,7 @@ import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcConnectionPool;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.unit.DataSize;
@@ -80,6 +81,13 @@ final class JobsDatabase implements AutoCloseable {
             dataSource.destroy();
             schema.close();
         });
+    }
+
+    /** {@link #postgres()} through a new connection per use: for tests whose threads run transactions at once. */
+    static JobsDatabase postgresPooled() throws SQLException {
+        TestPostgres.Schema schema = TestPostgres.newSchema();
+        var dataSource = new DriverManagerDataSource(schema.url(), schema.user(), schema.password());
+        return new JobsDatabase(dataSource, schema.name(), schema);
     }
 
     /** The owner of the jobs {@link #queued} inserts. */
