@@ -23,6 +23,7 @@ import org.springframework.util.unit.DataSize;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -133,8 +134,9 @@ class EngineConfiguration {
 
     @Bean(destroyMethod = "close")
     KeyCache keyCache(DataDirectory data, MemoryBudget budget, BufferTracker tracker, MemoryProperties memory,
-                      WitnessProperties witness) {
-        return new KeyCache(data, budget, tracker, memory.keyIdleTimeout(), witness.calculatorOptions());
+                      WitnessProperties witness, DeviceBackends backends) {
+        return new KeyCache(data, budget, tracker, memory.keyIdleTimeout(), witness.calculatorOptions(),
+                List.copyOf(backends.byDevice().values()));
     }
 
     @Bean
