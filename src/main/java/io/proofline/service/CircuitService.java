@@ -130,9 +130,15 @@ public class CircuitService {
             Optional<String> r1csSha = r1cs.isPresent()
                     ? Optional.of(receive(r1cs.get(), staging.resolve(R1CS), "r1cs")) : Optional.empty();
             steps.reached(RegistrationSteps.Step.STAGED);
-            Optional<CircuitInfo> existing = store.find(id);
-            if (existing.isPresent()) {
-                return registeredBefore(tenant, existing.get(), wasmSha, r1csSha);
+            ReentrantLock lock = lockOf(id);
+            lock.lock();
+            try { // not while this instance deletes the circuit: its files would be going
+                Optional<CircuitInfo> existing = store.find(id);
+                if (existing.isPresent()) {
+                    return registeredBefore(tenant, existing.get(), wasmSha, r1csSha);
+                }
+            } finally {
+                lock.unlock();
             }
             CircuitInfo info = validate(id, name, staging, wasm.isPresent(), r1cs.isPresent());
             steps.reached(RegistrationSteps.Step.VALIDATED);
