@@ -63,7 +63,7 @@ rm -rf "$bundle"/natives && mkdir -p "$bundle"/natives
 rm -rf "$bundle"/natives
 
 if [[ ! -x "$bundle"/jre/bin/java ]]; then
-    "$JAVA_HOME/bin/jlink" --add-modules java.base,java.logging,java.management,java.xml,jdk.unsupported \
+    "$JAVA_HOME/bin/jlink" --add-modules java.base,java.logging,java.management,jdk.management,java.xml,jdk.unsupported \
         --strip-debug --no-header-files --no-man-pages --compress=zip-9 --output "$bundle"/jre
     # libjvm.so ships with its symbol table (30 MB); without it (25 MB) bundle + checkout stay under the 64 MiB that
     # travels to the device. Dynamic symbols stay, so the JVM and JCuda's JNI loading are unaffected.

@@ -24,4 +24,14 @@ public interface ProvingDevice {
     default DeviceMemory memory() {
         return DeviceMemory.UNKNOWN;
     }
+
+    /**
+     * Closes the device's context and worker and opens them anew, after a {@linkplain DeviceFaultKind#STICKY sticky}
+     * fault left them unusable. The engine calls it on a proving thread, holding the device's half-open trial
+     * permit, before the trial's prove start; a device without such state does nothing.
+     *
+     * @throws Exception when the device cannot be opened again (the trial then counts as failed)
+     */
+    default void reset() throws Exception {
+    }
 }

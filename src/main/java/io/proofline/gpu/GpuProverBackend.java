@@ -1,6 +1,7 @@
 package io.proofline.gpu;
 
 import io.proofline.gpu.internal.CudaException;
+import io.proofline.gpu.internal.CudaFaults;
 import io.proofline.gpu.internal.GpuDevice;
 import io.proofline.gpu.internal.GpuDevices;
 import io.proofline.gpu.internal.GpuProverWorker;
@@ -9,7 +10,10 @@ import io.proofline.algebra.curve.Msm;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
+import io.proofline.snark.prover.BackendCapacityException;
 import io.proofline.snark.prover.BackendFaultException;
+import io.proofline.snark.prover.DeviceOpenException;
+import io.proofline.snark.prover.StickyFaultException;
 import io.proofline.snark.prover.DeviceUsage;
 import io.proofline.snark.prover.DeviceShare;
 import io.proofline.snark.prover.PendingProof;
@@ -20,6 +24,8 @@ import io.proofline.snark.prover.Synthesized;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The GPU {@link ProverBackend} ({@code --backend gpu}): prove start — H by NTTs and the four G1 MSMs — on one CUDA
@@ -27,8 +33,10 @@ import java.util.Optional;
  * cuzk does, and the assembly — on the host, so the device can take the next partition meanwhile.
  *
  * <p>The device is opened on first use (the ServiceLoader makes instances just to read their names). Without a
- * usable GPU, {@link #proveStart} throws {@link GpuUnavailableException} ({@code no GPU available: <reason>}); a CUDA
- * error during a proof becomes a {@link BackendFaultException}.
+ * usable GPU, {@link #proveStart} throws {@link GpuUnavailableException} ({@code no GPU available: <reason>}), a
+ * {@link DeviceOpenException}; a CUDA error during a proof becomes a {@link BackendFaultException} — a
+ * {@link StickyFaultException} when it broke the context, which {@link #reopen()} rebuilds — and running out of device
+ * memory a {@link BackendCapacityException}.
  *
  * <p>Settings come in a {@link GpuConfig}. Device memory for resident keys is half the device's share of
  * {@link GpuConfig#deviceMemoryBudgetBytes()} (by default half the device's memory); idle keys are evicted least
@@ -44,6 +52,8 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
 
     public static final String NAME = "gpu";
 
+    private static final System.Logger LOG = System.getLogger(GpuProverBackend.class.getName());
+
     private final int ordinal;
     private final GpuConfig config;
     /** Device bytes of this instance's share (0: the device's memory), before the keys' half is taken. */
@@ -53,6 +63,8 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
     /** For messages: {@code GPU 0} or, for a logical device, {@code GPU 0 (gpu1)}. */
     private final String label;
     private GpuProverWorker worker;
+    /** One prove start at a time on this logical device; a waiting one leaves when its partition is cancelled. */
+    private final ReentrantLock proving = new ReentrantLock();
     /** The figures published after each prove start; read without a lock by {@link #deviceUsage()}. */
     private volatile DeviceUsage usage;
 
@@ -166,20 +178,90 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         return start(key, witness, null);
     }
 
-    /** Prove start on the worker; {@code abc} null: evaluated on the device. */
+    /**
+     * Prove start on the worker; {@code abc} null: evaluated on the device. CUDA errors are sorted by what they say
+     * about the device ({@link CudaFaults}): out of memory and a key over the key budget are capacity, not faults
+     * ({@link BackendCapacityException}); a sticky error closes the worker at once (releasing the broken context as
+     * far as the driver lets) and is a {@link StickyFaultException}; a device that cannot be opened is a
+     * {@link DeviceOpenException}.
+     */
     private PendingProof start(ProvingKey key, Witness witness, Synthesized abc) {
         Synthesis.checkShape(key, witness);
-        GpuProverWorker w = worker();
-        // The worker's own monitor around prove start and the figures after it: a caller waits for the device
-        // anyway, and the buffer table then reads a published copy without ever waiting for a proof.
-        synchronized (w) {
+        try {
+            proving.lockInterruptibly();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException(label + ": interrupted while waiting for the device");
+        }
+        try {
+            // A partition cancelled while it waited for the device must not start a prove on it.
+            if (Thread.currentThread().isInterrupted()) {
+                throw new CancellationException(label + ": interrupted before prove start");
+            }
+            GpuProverWorker w = openedWorker();
+            boolean broken = false;
             try {
                 return w.proveStart(key, witness, abc);
-            } catch (CudaException | ResidentKeyCache.BudgetExceededException e) {
+            } catch (CudaException e) {
+                if (CudaFaults.outOfMemory(e)) {
+                    throw new BackendCapacityException(label + ": " + e.getMessage(), e, true);
+                }
+                if (CudaFaults.sticky(e)) {
+                    broken = true;
+                    closeWorker();
+                    throw new StickyFaultException(label + ": " + e.getMessage(), e);
+                }
                 throw new BackendFaultException(label + ": " + e.getMessage(), e);
+            } catch (ResidentKeyCache.BudgetExceededException e) {
+                throw new BackendCapacityException(label + ": " + e.getMessage(), e, e.everFits());
             } finally {
-                publishUsage(w);
+                // The worker's figures, read while no proof runs; the buffer table reads this published copy.
+                if (!broken) {
+                    publishUsage(w);
+                }
             }
+        } finally {
+            proving.unlock();
+        }
+    }
+
+    /** The worker, opened on first use; an open that fails is a {@link DeviceOpenException}. */
+    private GpuProverWorker openedWorker() {
+        try {
+            return worker();
+        } catch (CudaException e) {
+            throw new DeviceOpenException(label + " could not be opened: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Closes the worker (its buffers, streams, kernels and its hold on the device's primary context, which the
+     * driver destroys once no logical device holds it) and opens a new one. Waits for a prove start in progress.
+     */
+    @Override
+    public void reopen() {
+        proving.lock();
+        try {
+            closeWorker();
+            openedWorker();
+        } finally {
+            proving.unlock();
+        }
+    }
+
+    /** Closes the worker if open, best effort: after a sticky error the frees fail, the context is released anyway. */
+    private synchronized void closeWorker() {
+        if (worker == null) {
+            return;
+        }
+        GpuProverWorker w = worker;
+        worker = null;
+        usage = null;
+        try {
+            w.close();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, label + ": closing the worker failed (" + e.getMessage()
+                    + "); its context hold was released");
         }
     }
 
@@ -226,6 +308,7 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
      * Frees {@code key}'s resident copy on this device if it is resident and no proof is using it (the key is about
      * to be closed, or a caller wants the memory back now rather than at the next eviction); returns whether it did.
      */
+    @Override
     public synchronized boolean evict(ProvingKey key) {
         if (worker == null || !worker.evict(key)) {
             return false;

@@ -3,8 +3,10 @@ package io.proofline.service;
 import io.proofline.snark.Coefficients;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.R1cs;
+import io.proofline.snark.SnarkCurve;
 import io.proofline.snark.VerifyingKey;
 import io.proofline.snark.format.FormatException;
+import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.R1csReader;
 import io.proofline.snark.format.VerificationKeyJson;
 import io.proofline.snark.format.ZkeyReader;
@@ -13,27 +15,43 @@ import io.proofline.witness.CalculatorOptions;
 import io.proofline.witness.CircomWitnessCalculator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
 
 /**
- * The circuit registry: uploads are streamed to the data directory (hashing the zkey on the way: its SHA-256 is the
- * id), validated with the snark readers, and registered; proving keys are loaded on first use by {@link KeyCache}.
+ * The circuit registry: uploads are streamed into a staging directory under {@code data/tmp} (hashing the zkey on
+ * the way: its SHA-256 is the id), validated with the snark readers, and published: the circuit's row is inserted
+ * and the staging directory renamed to {@code data/circuits/<id>} in one transaction, so that a circuit's row and
+ * its files appear together or not at all. Proving keys are loaded on first use by {@link KeyCache}.
+ *
+ * <p>The uncommitted row is what makes the publication exclusive across instances: a second insert of the id
+ * waits for it, then fails as a duplicate, and that registration is answered as one that came later (the same
+ * parts: 200; another wasm or r1cs: 409). Within this instance a lock per id keeps registrations and deletions of
+ * one circuit in turn.
  */
 @Service
 public class CircuitService {
@@ -43,23 +61,44 @@ public class CircuitService {
     static final String WASM = "circuit.wasm";
     static final String R1CS = "circuit.r1cs";
     static final String VKEY = "verification_key.json";
+    private static final String MAX_PUBLIC_SIGNALS = "proofline.store.max-public-signals";
 
     private final CircuitStore store;
     private final JobStore jobs;
     private final DataDirectory data;
     private final KeyCache keys;
+    private final TransactionTemplate tx;
     private final long maxUpload;
+    private final int maxPublicSignals;
     /** The sandbox the uploaded wasm is probed in: its code runs on a thread of its own under the load timeout. */
     private final CalculatorOptions calculatorOptions;
+    private final RegistrationSteps steps;
+    /** Registrations and deletions of one circuit take turns within this instance (striped by id). */
+    private final ReentrantLock[] locks = new ReentrantLock[64];
 
-    CircuitService(CircuitStore store, JobStore jobs, DataDirectory data, KeyCache keys, StoreProperties properties,
-                   WitnessProperties witness) {
+    @Autowired
+    CircuitService(CircuitStore store, JobStore jobs, DataDirectory data, KeyCache keys, TransactionTemplate tx,
+                   StoreProperties properties, WitnessProperties witness) {
+        this(store, jobs, data, keys, tx, properties, witness, RegistrationSteps.NONE);
+    }
+
+    CircuitService(CircuitStore store, JobStore jobs, DataDirectory data, KeyCache keys, TransactionTemplate tx,
+                   StoreProperties properties, WitnessProperties witness, RegistrationSteps steps) {
+        if (properties.maxPublicSignals() < 0) {
+            throw new IllegalArgumentException(MAX_PUBLIC_SIGNALS + " must not be negative");
+        }
         this.calculatorOptions = witness.calculatorOptions();
         this.store = store;
         this.jobs = jobs;
         this.data = data;
         this.keys = keys;
+        this.tx = tx;
         this.maxUpload = properties.maxCircuitSize().toBytes();
+        this.maxPublicSignals = properties.maxPublicSignals();
+        this.steps = steps;
+        for (int i = 0; i < locks.length; i++) {
+            locks[i] = new ReentrantLock();
+        }
     }
 
     /** The outcome of a registration: the circuit, and whether it was new. */
@@ -69,57 +108,192 @@ public class CircuitService {
     /**
      * Registers a circuit from its zkey and optional witness calculator and constraint system, for {@code tenant}.
      * A zkey registered before (by this or another key) is not stored twice: the tenant is given the use of the
-     * circuit, and it counts as created for the tenant when the tenant could not use it before.
+     * circuit, and it counts as created for the tenant when the tenant could not use it before. Its files are never
+     * replaced: a wasm or r1cs other than the circuit's is a 409 (leaving either out is not).
      *
-     * @throws InvalidFieldException 422 naming the part that does not parse or does not match the zkey
+     * @throws InvalidFieldException 422 naming the part that does not parse or does not match the zkey, or a zkey
+     *                               with more public signals than can be stored
      * @throws TooLargeException     413 when a part exceeds {@code proofline.store.max-circuit-size}
+     * @throws ConflictException     409 when the zkey is registered with another wasm or r1cs (or none)
      */
     public Registered register(Tenant tenant, Upload zkey, Optional<Upload> wasm, Optional<Upload> r1cs,
                                String name) {
         if (name != null && name.length() > 200) {
             throw InvalidFieldException.malformed("name", "name is longer than 200 characters");
         }
-        Path zkeyTmp = data.newTempFile(".zkey");
-        Path wasmTmp = data.newTempFile(".wasm");
-        Path r1csTmp = data.newTempFile(".r1cs");
+        Path staging = null;
         try {
-            String id = receive(zkey, zkeyTmp, "zkey");
-            Optional<CircuitInfo> existing = store.find(id);
-            if (existing.isPresent()) {
-                return new Registered(existing.get(), store.grant(id, tenant.principal()));
+            staging = data.newStagingDirectory();
+            String id = receive(zkey, staging.resolve(ZKEY), "zkey");
+            Optional<String> wasmSha = wasm.isPresent()
+                    ? Optional.of(receive(wasm.get(), staging.resolve(WASM), "wasm")) : Optional.empty();
+            Optional<String> r1csSha = r1cs.isPresent()
+                    ? Optional.of(receive(r1cs.get(), staging.resolve(R1CS), "r1cs")) : Optional.empty();
+            steps.reached(RegistrationSteps.Step.STAGED);
+            ReentrantLock lock = lockOf(id);
+            lock.lock();
+            try { // not while this instance deletes the circuit: its files would be going
+                Optional<CircuitInfo> existing = store.find(id);
+                if (existing.isPresent()) {
+                    return registeredBefore(tenant, existing.get(), wasmSha, r1csSha);
+                }
+            } finally {
+                lock.unlock();
             }
-            if (wasm.isPresent()) {
-                receive(wasm.get(), wasmTmp, "wasm");
-            }
-            if (r1cs.isPresent()) {
-                receive(r1cs.get(), r1csTmp, "r1cs");
-            }
-            CircuitInfo info = validate(id, name, zkeyTmp, wasm.isPresent() ? wasmTmp : null,
-                    r1cs.isPresent() ? r1csTmp : null);
-            Path dir = data.circuit(id);
-            Files.createDirectories(dir);
-            Files.move(zkeyTmp, dir.resolve(ZKEY), StandardCopyOption.REPLACE_EXISTING);
-            if (info.hasWasm()) {
-                Files.move(wasmTmp, dir.resolve(WASM), StandardCopyOption.REPLACE_EXISTING);
-            }
-            if (info.hasR1cs()) {
-                Files.move(r1csTmp, dir.resolve(R1CS), StandardCopyOption.REPLACE_EXISTING);
-            }
-            try {
-                store.insert(info);
-            } catch (DuplicateKeyException raced) {
-                return new Registered(store.find(id).orElseThrow(), store.grant(id, tenant.principal()));
-            }
-            store.grant(id, tenant.principal());
-            LOG.info("registered circuit {} ({}, {} constraints, {} variables)", id, info.curve(), info.constraints(),
-                    info.variables());
-            return new Registered(info, true);
+            CircuitInfo info = validate(id, name, staging, wasm.isPresent(), r1cs.isPresent());
+            steps.reached(RegistrationSteps.Step.VALIDATED);
+            return publish(tenant, info, staging, wasmSha, r1csSha);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
-            deleteQuietly(zkeyTmp);
-            deleteQuietly(wasmTmp);
-            deleteQuietly(r1csTmp);
+            if (staging != null) {
+                deleteTreeQuietly(staging); // after a publication there is nothing left to delete
+            }
+        }
+    }
+
+    /**
+     * Inserts the row and renames the staging directory into place in one transaction. The uncommitted row holds
+     * the id, so a directory found there is an orphan (a crash between rename and commit) and is replaced; a
+     * failure before the commit takes the renamed directory back out while the row still holds the id.
+     */
+    private Registered publish(Tenant tenant, CircuitInfo info, Path staging, Optional<String> wasmSha,
+                               Optional<String> r1csSha) throws IOException {
+        Path dir = data.circuit(info.id());
+        ReentrantLock lock = lockOf(info.id());
+        lock.lock();
+        try {
+            boolean[] published = {false};
+            Boolean inserted;
+            try {
+                inserted = tx.execute(status -> {
+                    try {
+                        store.insert(info);
+                    } catch (DuplicateKeyException raced) {
+                        status.setRollbackOnly();
+                        return false;
+                    }
+                    try {
+                        steps.reached(RegistrationSteps.Step.INSERTED);
+                        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+                            LOG.warn("circuit {}: replacing a directory without a row (left by a crash)", info.id());
+                            data.withdraw(dir);
+                        }
+                        DataDirectory.publish(staging, dir);
+                        published[0] = true;
+                        steps.reached(RegistrationSteps.Step.PUBLISHED);
+                        store.grant(info.id(), tenant.principal());
+                        steps.reached(RegistrationSteps.Step.GRANTED);
+                        return true;
+                    } catch (IOException | RuntimeException e) {
+                        if (published[0]) {
+                            withdrawQuietly(dir); // the row is still ours, uncommitted: nobody else has the id
+                            published[0] = false;
+                        }
+                        throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+                    }
+                });
+            } catch (RuntimeException commitFailed) {
+                if (published[0]) {
+                    withdrawUnlessRegistered(info.id());
+                }
+                throw commitFailed;
+            }
+            if (!Boolean.TRUE.equals(inserted)) {
+                CircuitInfo winner = store.find(info.id()).orElseThrow(() -> new ConflictException("zkey",
+                        "circuit " + info.id() + " was registered and removed while this registration ran; "
+                                + "register it again"));
+                return registeredBefore(tenant, winner, wasmSha, r1csSha);
+            }
+        } finally {
+            lock.unlock();
+        }
+        LOG.info("registered circuit {} ({}, {} constraints, {} variables)", info.id(), info.curve(),
+                info.constraints(), info.variables());
+        return new Registered(info, true);
+    }
+
+    /**
+     * A registration of a zkey that is registered already: the tenant is given the use of the circuit when every
+     * part it sent is the circuit's own; a wasm or r1cs that differs (or that the circuit lacks) is refused, since
+     * changing a shared circuit's witness calculator would change what other keys' inputs prove.
+     */
+    private Registered registeredBefore(Tenant tenant, CircuitInfo circuit, Optional<String> wasmSha,
+                                        Optional<String> r1csSha) throws IOException {
+        Path dir = data.circuit(circuit.id());
+        sameAsRegistered(circuit, "wasm", circuit.hasWasm(), dir.resolve(WASM), wasmSha);
+        sameAsRegistered(circuit, "r1cs", circuit.hasR1cs(), dir.resolve(R1CS), r1csSha);
+        return new Registered(circuit, store.grant(circuit.id(), tenant.principal()));
+    }
+
+    private void sameAsRegistered(CircuitInfo circuit, String part, boolean registered, Path stored,
+                                  Optional<String> uploadSha) throws IOException {
+        if (uploadSha.isEmpty()) {
+            return;
+        }
+        String remedy = "; a registration never replaces a circuit's files: send the zkey without the " + part
+                + " (or with the circuit's own) to use the circuit, or delete it and register it again";
+        if (!registered) {
+            throw new ConflictException(part, "circuit " + circuit.id() + " is already registered without a "
+                    + part + remedy);
+        }
+        String storedSha = sha256(stored);
+        if (!storedSha.equals(uploadSha.get())) {
+            throw new ConflictException(part, "circuit " + circuit.id() + " is already registered with another "
+                    + part + " (SHA-256 " + storedSha + ")" + remedy);
+        }
+    }
+
+    /**
+     * Removes circuit directories that have no row: a crash between the rename and the commit, or a registration of
+     * a version that wrote the verification key in place before validating. Safe beside running registrations (in
+     * any instance): each directory is withdrawn only while a placeholder row holds its id.
+     */
+    @EventListener(ApplicationReadyEvent.class)
+    void removeOrphanedDirectories() {
+        Set<String> registered = new HashSet<>(store.ids());
+        List<Path> dirs;
+        try (Stream<Path> list = Files.list(data.circuits())) {
+            dirs = list.toList();
+        } catch (IOException e) {
+            LOG.warn("cannot list {}: {}", data.circuits(), e.getMessage());
+            return;
+        }
+        for (Path dir : dirs) {
+            String id = dir.getFileName().toString();
+            if (DataDirectory.isCircuitId(id) && !registered.contains(id)) {
+                ReentrantLock lock = lockOf(id);
+                lock.lock();
+                try {
+                    if (withdrawUnlessRegistered(id)) {
+                        LOG.info("removed the directory of circuit {}, which has no row", id);
+                    }
+                } finally {
+                    lock.unlock();
+                }
+            }
+        }
+    }
+
+    /** Withdraws the circuit's directory unless its row exists (holding the id meanwhile); true if withdrawn. */
+    private boolean withdrawUnlessRegistered(String id) {
+        try {
+            return Boolean.TRUE.equals(tx.execute(status -> {
+                status.setRollbackOnly(); // the placeholder row only holds the id while the directory goes
+                if (!store.holdId(id)) {
+                    return false;
+                }
+                try {
+                    data.withdraw(data.circuit(id));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                return true;
+            }));
+        } catch (RuntimeException e) {
+            LOG.warn("circuit {}: cannot remove its directory, which has no row (removed at the next start): {}", id,
+                    e.toString());
+            return false;
         }
     }
 
@@ -146,34 +320,48 @@ public class CircuitService {
 
     /**
      * Gives up {@code tenant}'s use of a circuit; the circuit itself (row, files, cached key) is removed when no
-     * other key may use it (or the console asks), and only while no unfinished job uses it.
+     * other key may use it (or the console asks), and only while no unfinished job uses it. The row goes and the
+     * directory is renamed away in one transaction, so a registration of the same zkey never meets half a directory.
      */
     public void delete(Tenant tenant, String id) {
         get(tenant, id);
-        if (!tenant.isConsole() && store.holders(id) > 1) {
-            store.revoke(id, tenant.principal());
-            return;
+        ReentrantLock lock = lockOf(id);
+        lock.lock();
+        try {
+            if (!tenant.isConsole() && store.holders(id) > 1) {
+                store.revoke(id, tenant.principal());
+                return;
+            }
+            if (jobs.hasUnfinishedJobs(id)) {
+                throw new ConflictException("circuitId", "circuit " + id + " has unfinished jobs; cancel them first");
+            }
+            Path dir = data.circuit(id);
+            Path[] aside = {null};
+            try {
+                tx.executeWithoutResult(status -> {
+                    store.delete(id);
+                    try {
+                        aside[0] = data.setAside(dir);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+            } catch (RuntimeException e) {
+                restoreQuietly(aside[0], dir); // the row is back (rolled back), so its files must be too
+                throw e;
+            }
+            keys.forget(id);
+            if (aside[0] != null) {
+                deleteTreeQuietly(aside[0]);
+            }
+        } finally {
+            lock.unlock();
         }
-        if (jobs.hasUnfinishedJobs(id)) {
-            throw new ConflictException("circuitId", "circuit " + id + " has unfinished jobs; cancel them first");
-        }
-        store.delete(id);
-        keys.forget(id);
-        Path dir = data.circuit(id);
-        for (String f : List.of(ZKEY, WASM, R1CS, VKEY)) {
-            deleteQuietly(dir.resolve(f));
-        }
-        deleteQuietly(dir);
     }
 
     /** Copies the upload to {@code target}, refusing it past the limit; returns its SHA-256 in hex. */
     private String receive(Upload upload, Path target, String field) throws IOException {
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        MessageDigest sha = sha256();
         byte[] buffer = new byte[1 << 16];
         long total = 0;
         try (InputStream in = new DigestInputStream(upload.open(), sha); OutputStream out = Files.newOutputStream(target)) {
@@ -191,11 +379,14 @@ public class CircuitService {
         return HexFormat.of().formatHex(sha.digest());
     }
 
-    private CircuitInfo validate(String id, String name, Path zkey, Path wasm, Path r1csPath) throws IOException {
+    private CircuitInfo validate(String id, String name, Path staging, boolean hasWasm, boolean hasR1cs)
+            throws IOException {
+        Path zkey = staging.resolve(ZKEY);
         try (ProvingKey key = ZkeyReader.read(zkey)) {
+            requireStorablePublicSignals(key.nPublic(), key.curve());
             long constraints = constraintsOf(key);
-            if (r1csPath != null) {
-                R1cs r1cs = parse("r1cs", () -> R1csReader.read(r1csPath));
+            if (hasR1cs) {
+                R1cs r1cs = parse("r1cs", () -> R1csReader.read(staging.resolve(R1CS)));
                 if (r1cs.curve() != key.curve() || r1cs.nWires() != key.nVars() || r1cs.nPublic() != key.nPublic()) {
                     throw InvalidFieldException.unprocessable("r1cs", "the r1cs (" + r1cs.curve() + ", "
                             + r1cs.nWires() + " wires, " + r1cs.nPublic() + " public) is not the zkey's circuit ("
@@ -203,10 +394,10 @@ public class CircuitService {
                 }
                 constraints = r1cs.nConstraints();
             }
-            if (wasm != null) {
+            if (hasWasm) {
                 CircomWitnessCalculator calculator;
                 try {
-                    calculator = CircomWitnessCalculator.load(wasm, calculatorOptions);
+                    calculator = CircomWitnessCalculator.load(staging.resolve(WASM), calculatorOptions);
                 } catch (RuntimeException e) {
                     throw InvalidFieldException.unprocessable("wasm", "not a circom witness calculator: "
                             + e.getMessage());
@@ -217,13 +408,11 @@ public class CircuitService {
                             + " variables over " + key.curve());
                 }
             }
-            Path dir = data.circuit(id);
-            Files.createDirectories(dir);
             VerifyingKey vk = VerifyingKey.of(key);
-            VerificationKeyJson.write(vk, PreparedVerifyingKey.prepare(vk).alphaBeta(), dir.resolve(VKEY));
+            VerificationKeyJson.write(vk, PreparedVerifyingKey.prepare(vk).alphaBeta(), staging.resolve(VKEY));
             String display = name == null || name.isBlank() ? id.substring(0, 12) : name;
             return new CircuitInfo(id, display, key.curve().name(), constraints, key.nVars(), key.nPublic(),
-                    key.domainSize(), Files.size(zkey), wasm != null, r1csPath != null, Instant.now());
+                    key.domainSize(), Files.size(zkey), hasWasm, hasR1cs, Instant.now());
         } catch (FormatException e) {
             throw InvalidFieldException.unprocessable("zkey", e.getMessage());
         } catch (ServiceException e) {
@@ -232,6 +421,35 @@ public class CircuitService {
             // the readers check what they can; anything else a corrupt file trips is still the upload's fault
             throw InvalidFieldException.unprocessable("zkey", "not a valid Groth16 zkey: " + e);
         }
+    }
+
+    /**
+     * A proof's public signals are stored as one JSON text ({@link JobStore#PUBLIC_SIGNALS_CHARS}): a circuit
+     * whose signals may not fit, or past {@code proofline.store.max-public-signals}, is refused now rather than
+     * failing every job at the end.
+     */
+    private void requireStorablePublicSignals(int nPublic, SnarkCurve curve) {
+        if (nPublic > maxPublicSignals) {
+            throw InvalidFieldException.unprocessable("zkey", "the circuit has " + nPublic
+                    + " public signals, more than the limit of " + maxPublicSignals + " (" + MAX_PUBLIC_SIGNALS + ")");
+        }
+        int storable = storablePublicSignals(curve.fr().modulus());
+        if (nPublic > storable) {
+            throw InvalidFieldException.unprocessable("zkey", "the circuit has " + nPublic
+                    + " public signals, more than the " + storable + " over " + curve.name()
+                    + " whose JSON the proofs table stores (" + JobStore.PUBLIC_SIGNALS_CHARS + " characters)");
+        }
+    }
+
+    /**
+     * How many public signals of the largest value ({@code r - 1}) fit the proofs table, in the JSON the service
+     * stores; each signal adds the same number of characters, so two lengths give them all.
+     */
+    static int storablePublicSignals(BigInteger modulus) {
+        BigInteger largest = modulus.subtract(BigInteger.ONE);
+        int one = PublicSignalsJson.toString(new BigInteger[]{largest}).length();
+        int each = PublicSignalsJson.toString(new BigInteger[]{largest, largest}).length() - one;
+        return (JobStore.PUBLIC_SIGNALS_CHARS - one) / each + 1;
     }
 
     /**
@@ -261,9 +479,52 @@ public class CircuitService {
         }
     }
 
-    private static void deleteQuietly(Path p) {
+    private static String sha256(Path file) throws IOException {
+        MessageDigest sha = sha256();
+        byte[] buffer = new byte[1 << 16];
+        try (InputStream in = new DigestInputStream(Files.newInputStream(file), sha)) {
+            while (in.read(buffer) > 0) {
+                // the digest reads along
+            }
+        }
+        return HexFormat.of().formatHex(sha.digest());
+    }
+
+    private static MessageDigest sha256() {
         try {
-            Files.deleteIfExists(p);
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private ReentrantLock lockOf(String id) {
+        return locks[Math.floorMod(id.hashCode(), locks.length)];
+    }
+
+    private void withdrawQuietly(Path dir) {
+        try {
+            data.withdraw(dir);
+        } catch (IOException e) {
+            LOG.warn("cannot remove {} (removed at the next start): {}", dir, e.getMessage());
+        }
+    }
+
+    private static void restoreQuietly(Path aside, Path dir) {
+        if (aside == null) {
+            return;
+        }
+        try {
+            DataDirectory.publish(aside, dir);
+        } catch (IOException e) {
+            LOG.error("circuit directory {} was set aside as {} and cannot be put back: {}", dir, aside,
+                    e.getMessage());
+        }
+    }
+
+    private static void deleteTreeQuietly(Path p) {
+        try {
+            DataDirectory.deleteTree(p);
         } catch (IOException e) {
             LOG.warn("cannot delete {}: {}", p, e.getMessage());
         }

@@ -33,8 +33,32 @@ class CircuitStore {
                 .update();
     }
 
+    /**
+     * Inserts a placeholder row for {@code id}, for the caller's transaction to roll back: while it stands
+     * uncommitted, another registration of the id (in any instance) waits on it, so the caller may take an orphaned
+     * directory of the id away without racing a registration that is publishing it. False when the circuit is
+     * registered.
+     */
+    boolean holdId(String id) {
+        try {
+            jdbc.sql("""
+                    insert into circuits (id, name, curve, constraints, variables, public_signals, domain_size,
+                                          zkey_bytes, has_wasm, has_r1cs, created_at)
+                    values (?, '', '', 0, 0, 0, 0, 0, false, false, ?)""")
+                    .params(id, JobStore.ts(Instant.now())).update();
+            return true;
+        } catch (DuplicateKeyException registered) {
+            return false;
+        }
+    }
+
     Optional<CircuitInfo> find(String id) {
         return jdbc.sql("select * from circuits where id = ?").param(id).query(CircuitStore::circuit).optional();
+    }
+
+    /** The ids of every registered circuit. */
+    List<String> ids() {
+        return jdbc.sql("select id from circuits").query(String.class).list();
     }
 
     /** The circuit, if {@code tenant} may use it. */

@@ -17,10 +17,13 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.util.unit.DataSize;
 
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -90,9 +93,29 @@ class EngineConfiguration {
         return new BufferTracker();
     }
 
+    /**
+     * The data directory, its {@code tmp/} swept of what a crash left there. The sweep runs while the context is
+     * built, before the server takes a request, so none of this instance's entries can be in use yet.
+     */
     @Bean
-    DataDirectory dataDirectory(StoreProperties store) {
-        return new DataDirectory(store.dataDir());
+    DataDirectory dataDirectory(StoreProperties store, InstanceName instance, Environment environment) {
+        DataDirectory data = new DataDirectory(store.dataDir(), instance.value());
+        int swept = data.sweepTmp(exclusiveDatabase(environment.getProperty("spring.datasource.url", "")),
+                Instant.now());
+        if (swept > 0) {
+            LOG.info("removed {} stale entries from {}", swept, data.tmp());
+        }
+        return data;
+    }
+
+    /**
+     * Whether the database URL is H2 embedded in this process: H2 locks its file, so no other instance can share
+     * this data directory (a server or {@code AUTO_SERVER} URL can be shared, and so can PostgreSQL).
+     */
+    static boolean exclusiveDatabase(String jdbcUrl) {
+        String url = jdbcUrl.toLowerCase(java.util.Locale.ROOT);
+        return url.startsWith("jdbc:h2:") && !url.startsWith("jdbc:h2:tcp:") && !url.startsWith("jdbc:h2:ssl:")
+                && !url.contains("auto_server=true");
     }
 
     @Bean
@@ -111,8 +134,9 @@ class EngineConfiguration {
 
     @Bean(destroyMethod = "close")
     KeyCache keyCache(DataDirectory data, MemoryBudget budget, BufferTracker tracker, MemoryProperties memory,
-                      WitnessProperties witness) {
-        return new KeyCache(data, budget, tracker, memory.keyIdleTimeout(), witness.calculatorOptions());
+                      WitnessProperties witness, DeviceBackends backends) {
+        return new KeyCache(data, budget, tracker, memory.keyIdleTimeout(), witness.calculatorOptions(),
+                List.copyOf(backends.byDevice().values()));
     }
 
     @Bean

@@ -29,6 +29,12 @@ import java.util.UUID;
 @Repository
 class JobStore {
 
+    /**
+     * The most characters of a partition's public signals (snarkjs's {@code public.json}) the proofs table stores:
+     * {@code proofs.public_signals varchar(1000000)} (V1). Registration refuses circuits whose signals may not fit.
+     */
+    static final int PUBLIC_SIGNALS_CHARS = 1_000_000;
+
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final List<String> UNFINISHED = List.of(JobState.QUEUED.name(), JobState.RUNNING.name());
 

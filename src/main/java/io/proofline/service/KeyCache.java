@@ -17,6 +17,7 @@ import io.proofline.snark.format.R1csReader;
 import io.proofline.snark.format.VerificationKeyJson;
 import io.proofline.snark.format.PointCheck;
 import io.proofline.snark.format.ZkeyReader;
+import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.verifier.PreparedVerifyingKey;
 import io.proofline.witness.CalculatorOptions;
 import io.proofline.witness.CircomWitnessCalculator;
@@ -46,7 +47,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * partition first asks for it, and it stays in use until every admitted partition of its circuit has finished.
  * Keys in no use are evicted when a partition at the head of the queue needs their memory (keys no queued work
  * needs first, least recently used first), after {@code proofline.memory.key-idle-timeout} unused, or when the
- * circuit is deleted. A key whose loading failed holds its reservation only until its partitions have ended.
+ * circuit is deleted; a closed key's copies on the devices are freed with it. A key whose loading failed holds its
+ * reservation only until its partitions have ended.
  */
 public final class KeyCache implements Groth16Circuits, KeyResidency {
 
@@ -61,12 +63,13 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
     private final CalculatorOptions calculatorOptions;
     private final Map<String, Optional<CircomWitnessCalculator>> calculators = new ConcurrentHashMap<>();
     private final Map<String, Optional<R1cs>> constraintSystems = new ConcurrentHashMap<>();
+    private final List<ProverBackend> devices;
 
     /**
      * An admitted key: the budget it holds from admission on, its off-heap copy of the zkey once loaded (guarded by
      * the entry's monitor), and how many admitted partitions use it (guarded by the cache's monitor).
      */
-    private static final class Entry {
+    private final class Entry {
         final String circuitId;
         final Reservation reservation;
         ProvingKey key;
@@ -85,6 +88,7 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
 
         synchronized void close() {
             if (key != null) {
+                evictDeviceCopies(this);
                 key.close();
                 buffer.close();
             }
@@ -103,6 +107,17 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
     /** @param calculators the options (the sandbox) every witness calculator is loaded with */
     KeyCache(DataDirectory data, MemoryBudget budget, BufferTracker tracker, Duration idleTimeout,
              CalculatorOptions calculators) {
+        this(data, budget, tracker, idleTimeout, calculators, List.of());
+    }
+
+    /**
+     * @param devices the backends that may hold a key's copy on their device: a key's copy is freed there when the
+     *                key is closed here (its circuit deleted, or evicted from host memory: reloaded, it is a new
+     *                object, and the device copy of the old one could never be used again)
+     */
+    KeyCache(DataDirectory data, MemoryBudget budget, BufferTracker tracker, Duration idleTimeout,
+             CalculatorOptions calculators, List<ProverBackend> devices) {
+        this.devices = List.copyOf(devices);
         this.calculatorOptions = calculators;
         this.data = data;
         this.budget = budget;
@@ -302,6 +317,20 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
     synchronized void close() {
         entries.values().forEach(Entry::close);
         entries.clear();
+    }
+
+    /** Frees the device copies of a key about to be closed; a device that fails to free it only logs. */
+    private void evictDeviceCopies(Entry e) {
+        for (ProverBackend device : devices) {
+            try {
+                if (device.evict(e.key)) {
+                    LOG.info("freed the {} device copy of the key of circuit {}", device.name(), e.circuitId);
+                }
+            } catch (RuntimeException failure) {
+                LOG.warn("the {} device copy of the key of circuit {} could not be freed: {}", device.name(),
+                        e.circuitId, failure.toString());
+            }
+        }
     }
 
     /** Reads the key into the entry's reservation; on any failure frees what it allocated and keeps none of it. */

@@ -23,11 +23,16 @@ import java.time.Duration;
  * @param maxAttempts       runs of a job whose instance died while running it before the job is FAILED (poison)
  * @param bodyReadTimeout   how long a JSON request body may take to arrive (408 past it): a slow sender may not
  *                          hold a worker thread
+ * @param maxPublicSignals  the most public signals a circuit may have (422 at registration beyond): its proofs'
+ *                          public signals are stored as one JSON text, and the proofs table holds at most
+ *                          {@link JobStore#PUBLIC_SIGNALS_CHARS} characters of it (some 12,000 signals); a
+ *                          circuit past either bound is refused however this is set
  */
 @ConfigurationProperties("proofline.store")
 public record StoreProperties(@DefaultValue("./data") Path dataDir, @DefaultValue("7d") Duration retention,
                        @DefaultValue("2GB") DataSize maxCircuitSize, @DefaultValue("256MB") DataSize maxJobSize,
                        @DefaultValue("5s") Duration heartbeatInterval, @DefaultValue("6") int missedHeartbeats,
                        @DefaultValue("1s") Duration pollingInterval, String instanceName,
-                       @DefaultValue("3") int maxAttempts, @DefaultValue("2m") Duration bodyReadTimeout) {
+                       @DefaultValue("3") int maxAttempts, @DefaultValue("2m") Duration bodyReadTimeout,
+                       @DefaultValue("10000") int maxPublicSignals) {
 }

@@ -51,6 +51,35 @@ class GpuProverBackendTest {
     }
 
     @Test
+    void aCallerInterruptedBeforeProveStartStartsNoProveAndNoDeviceIsOpened() {
+        // Whether or not a GPU is present: a cancelled partition's thread is interrupted, and the backend must not
+        // start device work (or open the device) for it.
+        GpuProverBackend gpu = new GpuProverBackend();
+        try (DevSetup.Result dev = DevSetup.generate(SnarkCurves.BN128, 20, 1, 7)) {
+            Thread.currentThread().interrupt();
+            try {
+                assertThrows(java.util.concurrent.CancellationException.class,
+                        () -> gpu.proveStart(dev.key(), dev.witness()));
+            } finally {
+                Thread.interrupted();
+            }
+        }
+        assertEquals(0, gpu.deviceBytes()[0]);
+        assertEquals(0, gpu.deviceBytes()[1]);
+    }
+
+    @Test
+    void withoutAGpuItIsADeviceThatCannotBeOpened() {
+        assumeFalse(gpuPresent(), "this machine has a GPU");
+        try (DevSetup.Result dev = DevSetup.generate(SnarkCurves.BN128, 20, 1, 7)) {
+            // The engine opens the breaker of a device whose lazy open fails.
+            assertInstanceOf(io.proofline.snark.prover.DeviceOpenException.class,
+                    assertThrows(RuntimeException.class, () -> new GpuProverBackend().proveStart(dev.key(),
+                            dev.witness())));
+        }
+    }
+
+    @Test
     void isFoundByNameThroughTheServiceLoader() {
         assertTrue(ProverBackends.names().contains("gpu"), ProverBackends.names().toString());
         ProverBackend gpu = ProverBackends.byName("gpu").orElseThrow();

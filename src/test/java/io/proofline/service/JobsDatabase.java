@@ -5,12 +5,15 @@ import io.proofline.engine.PartitionInput;
 import io.proofline.engine.Priority;
 import io.proofline.engine.Stage;
 import org.flywaydb.core.Flyway;
+import org.h2.jdbcx.JdbcConnectionPool;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.unit.DataSize;
 
+import javax.sql.DataSource;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -34,7 +37,7 @@ final class JobsDatabase implements AutoCloseable {
     private final AutoCloseable cleanup;
 
     /** One connection for all statements: a test is single-threaded, and a new connection per statement is slow. */
-    private JobsDatabase(SingleConnectionDataSource dataSource, String schema, AutoCloseable cleanup) {
+    private JobsDatabase(DataSource dataSource, String schema, AutoCloseable cleanup) {
         var flyway = Flyway.configure().dataSource(dataSource);
         if (schema != null) {
             flyway.schemas(schema);
@@ -57,6 +60,20 @@ final class JobsDatabase implements AutoCloseable {
         });
     }
 
+    /**
+     * An H2 in memory as {@link #h2()}, through a pool of connections: for tests whose threads run transactions of
+     * their own at the same time.
+     */
+    static JobsDatabase h2Pooled() {
+        String url = "jdbc:h2:mem:jobs-" + UUID.randomUUID()
+                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1";
+        JdbcConnectionPool pool = JdbcConnectionPool.create(url, "sa", "");
+        return new JobsDatabase(pool, null, () -> {
+            JdbcClient.create(pool).sql("shutdown").update();
+            pool.dispose();
+        });
+    }
+
     static JobsDatabase postgres() throws SQLException {
         TestPostgres.Schema schema = TestPostgres.newSchema();
         var dataSource = new SingleConnectionDataSource(schema.url(), schema.user(), schema.password(), true);
@@ -64,6 +81,13 @@ final class JobsDatabase implements AutoCloseable {
             dataSource.destroy();
             schema.close();
         });
+    }
+
+    /** {@link #postgres()} through a new connection per use: for tests whose threads run transactions at once. */
+    static JobsDatabase postgresPooled() throws SQLException {
+        TestPostgres.Schema schema = TestPostgres.newSchema();
+        var dataSource = new DriverManagerDataSource(schema.url(), schema.user(), schema.password());
+        return new JobsDatabase(dataSource, schema.name(), schema);
     }
 
     /** The owner of the jobs {@link #queued} inserts. */
@@ -100,7 +124,7 @@ final class JobsDatabase implements AutoCloseable {
     /** The store settings of the tests: the defaults, data under {@code dir}, {@code maxAttempts} runs. */
     static StoreProperties storeProperties(Path dir, int maxAttempts) {
         return new StoreProperties(dir, Duration.ofDays(7), DataSize.ofGigabytes(2), DataSize.ofMegabytes(256),
-                Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, maxAttempts, Duration.ofMinutes(2));
+                Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, maxAttempts, Duration.ofMinutes(2), 10_000);
     }
 
     /** Empties every table (the schema stays). */

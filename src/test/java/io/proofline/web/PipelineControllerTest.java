@@ -85,7 +85,13 @@ class PipelineControllerTest {
         MvcResult result = mvc.perform(get("/api/v1/pipeline/stream").header(ApiKeyFilter.HEADER, ApiSlice.KEY))
                 .andExpect(request().asyncStarted())
                 .andReturn();
+        // The first snapshot is written by the broadcast's writer thread, not the request's: wait for it.
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
         String events = result.getResponse().getContentAsString();
+        while (!events.contains("\n\n") && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            events = result.getResponse().getContentAsString();
+        }
         assertThat(events).startsWith("event:snapshot\ndata:");
         assertThat(events).contains("\"reservedBytes\":300");
     }

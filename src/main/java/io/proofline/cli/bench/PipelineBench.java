@@ -12,7 +12,9 @@ import io.proofline.engine.JobId;
 import io.proofline.engine.JobRequest;
 import io.proofline.engine.JobResult;
 import io.proofline.engine.JobState;
+import io.proofline.engine.FixedMemory;
 import io.proofline.engine.MemoryBudget;
+import io.proofline.engine.MemoryPlan;
 import io.proofline.engine.PartitionInput;
 import io.proofline.engine.PipelinePolicy;
 import io.proofline.engine.PipelineSnapshot;
@@ -46,10 +48,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -64,6 +68,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * {@code 0,0}: two logical devices on GPU 0); on the CPU backend its length is the number of logical CPU devices.
  * {@code --curve bn128,bls12381} and {@code --constraints 4096,65536} (lists) make one dev circuit per (curve, size),
  * under {@code --dir}/{@code dev-<curve>-<N>} when there are several, and the jobs take them in turn (a mix).
+ *
+ * <p>{@code --limit SIZE} applies the service's memory rule: the budget is what the limit leaves after this JVM's
+ * fixed part (start it with the options {@code heap-opts --limit SIZE} prints, as the service is started), less the
+ * resident keys; each run then prints its peak RSS against the limit and the peak unaccounted figure.
  *
  * <p>Each combination ends with a machine-readable line: {@code peak_rss_bytes=… peak_reserved_bytes=… budget_bytes=…
  * proofs=… proofs_per_s=… policy=… synthesis_workers=… s_per_job=… mean_job_latency_s=… busy_<device>=…}. Peak RSS is
@@ -81,7 +89,7 @@ final class PipelineBench implements BenchSuite {
     @Override
     public String description() {
         return "--curve bn128|bls12381|bn128,bls12381 --constraints N[,N...] --partitions P --jobs J"
-                + " --synthesis-workers W[,W...] --budget SIZE --policy budget|baseline[,...] [--backend cpu|gpu]"
+                + " --synthesis-workers W[,W...] (--limit SIZE [--budget SIZE] | --budget SIZE) --policy budget|baseline[,...] [--backend cpu|gpu]"
                 + " [--devices 0,1] [--cpu-fallback true|false] [--workers-per-device D] [--finalizer-threads F]"
                 + " [--verify true|false] [--dir DIR] " + GpuOptions.USAGE;
     }
@@ -94,7 +102,7 @@ final class PipelineBench implements BenchSuite {
     public int run(String[] args, PrintStream out) throws Exception {
         Map<String, String> opts = Options.parse(args, GpuOptions.with("--curve", "--constraints", "--partitions",
                 "--jobs", "--synthesis-workers", "--budget", "--policy", "--workers-per-device", "--verify", "--dir",
-                "--backend", "--devices", "--cpu-fallback", "--finalizer-threads"));
+                "--backend", "--devices", "--cpu-fallback", "--finalizer-threads", "--limit"));
         List<SnarkCurve> curves = new ArrayList<>();
         for (String name : Options.list(opts, "--curve", "bn128")) {
             SnarkCurve curve = SnarkCurves.byName(name)
@@ -125,12 +133,14 @@ final class PipelineBench implements BenchSuite {
         int finalizerThreads = Options.intValue(opts, "--finalizer-threads", EngineConfig.DEFAULT_FINALIZER_THREADS);
         boolean verify = Boolean.parseBoolean(opts.getOrDefault("--verify", "true"));
         boolean cpuFallback = Boolean.parseBoolean(opts.getOrDefault("--cpu-fallback", "false"));
-        long budget = ByteSizes.parse(Options.require(opts, "--budget"));
         String backend = opts.getOrDefault("--backend", "cpu");
         List<Integer> ordinals = Options.intList(opts, "--devices", List.of(0));
         if (ordinals.isEmpty()) {
             throw new UsageException("--devices needs at least one device");
         }
+        Optional<MemoryPlan> plan = memoryPlan(opts, backend.equals("gpu") ? new HashSet<>(ordinals).size() : 0);
+        OptionalLong givenBudget = plan.isPresent() ? OptionalLong.empty()
+                : OptionalLong.of(ByteSizes.parse(Options.require(opts, "--budget")));
 
         List<BackendDevice> devices = new ArrayList<>();
         List<Circuit> circuits = new ArrayList<>();
@@ -147,13 +157,25 @@ final class PipelineBench implements BenchSuite {
                 }
             }
             out.printf("devices: %s%n", devices);
+            long keyBytes = circuits.stream().mapToLong(c -> c.key().byteSize()).sum();
+            long budget = givenBudget.isPresent() ? givenBudget.getAsLong() : plan.orElseThrow().budgetBytes() - keyBytes;
+            if (plan.isPresent()) {
+                // As in the service, the resident keys are part of the budget the limit leaves.
+                out.printf("memory: %s; keys %d MiB of it, %d MiB for partitions%n", plan.get().describe(),
+                        keyBytes >> 20, budget >> 20);
+                if (budget < MemoryPlan.MIN_BUDGET_BYTES) {
+                    out.println("the keys leave less than " + (MemoryPlan.MIN_BUDGET_BYTES >> 20)
+                            + " MiB of the budget for partitions: raise --limit");
+                    return 2;
+                }
+            }
             for (PipelinePolicy policy : policies) {
                 for (int workers : synthesisWorkers) {
                     EngineConfig config = EngineConfig.builder().budgetBytes(budget).synthesisWorkers(workers)
                             .workersPerDevice(workersPerDevice).finalizerThreads(finalizerThreads)
                             .verifyProofs(verify).policy(policy)
                             .queueCapacity(Math.max(EngineConfig.DEFAULT_QUEUE_CAPACITY, jobs * partitions)).build();
-                    if (!runOnce(config, circuits, devices, jobs, partitions, out)) {
+                    if (!runOnce(config, plan, circuits, devices, jobs, partitions, out)) {
                         return 1;
                     }
                 }
@@ -220,14 +242,18 @@ final class PipelineBench implements BenchSuite {
     }
 
     /** One engine run: submit every job at once, wait for all, print the figures; false when a job failed. */
-    private static boolean runOnce(EngineConfig config, List<Circuit> circuits, List<BackendDevice> devices,
-                                   int jobs, int partitions, PrintStream out) throws Exception {
+    private static boolean runOnce(EngineConfig config, Optional<MemoryPlan> plan, List<Circuit> circuits,
+                                   List<BackendDevice> devices, int jobs, int partitions, PrintStream out)
+            throws Exception {
         BufferTracker tracker = new BufferTracker();
+        plan.ifPresent(tracker::useMemoryPlan);
         AtomicLong peakAbcPartitions = new AtomicLong();
         AtomicLong peakHeapCommitted = new AtomicLong();
+        AtomicLong peakUnaccounted = new AtomicLong(Long.MIN_VALUE);
         tracker.addListener((event, snapshot) -> {
             peakAbcPartitions.accumulateAndGet(abcPartitions(snapshot), Math::max);
             peakHeapCommitted.accumulateAndGet(snapshot.process().heapCommittedBytes(), Math::max);
+            peakUnaccounted.accumulateAndGet(snapshot.memory().unaccountedBytes(), Math::max);
         });
         Groth16PartitionProver prover = new Groth16PartitionProver(new LoadedCircuits(circuits.stream()
                 .map(c -> new SingleCircuit(c.ref().id(), c.key())).toList()), devices);
@@ -309,12 +335,41 @@ final class PipelineBench implements BenchSuite {
             });
             out.printf("  fixed part: RSS %d MiB before the first job (JVM, mapped keys %d MiB); peak JVM heap committed"
                     + " %d MiB%n", startRss >> 20, keyBytes >> 20, peakHeapCommitted.get() >> 20);
+            long peakRss = end.process().rssPeakBytes();
+            if (plan.isPresent()) {
+                long limit = plan.get().limit().bytes();
+                out.printf("  limit %d MiB: peak RSS %d MiB = %.2f of the limit (%s); peak unaccounted %d MiB%n",
+                        limit >> 20, peakRss >> 20, peakRss / (double) limit, peakRss <= limit ? "within" : "OVER",
+                        peakUnaccounted.get() >> 20);
+                busyFigures.append(String.format(" limit_bytes=%d fixed_bytes=%d peak_unaccounted_bytes=%d", limit,
+                        plan.get().fixed().totalBytes(), peakUnaccounted.get()));
+            }
             out.printf("peak_rss_bytes=%d peak_reserved_bytes=%d budget_bytes=%d proofs=%d proofs_per_s=%.3f policy=%s"
                             + " synthesis_workers=%d s_per_job=%.3f mean_job_latency_s=%.3f%s%n",
-                    end.process().rssPeakBytes(), memoryBudget.peakReserved(), config.budgetBytes(), proofs,
+                    peakRss, memoryBudget.peakReserved(), config.budgetBytes(), proofs,
                     proofs / seconds, config.policy() == PipelinePolicy.BUDGETED ? "budget" : "baseline",
                     config.synthesisWorkers(), perJob, meanLatency, busyFigures);
             return true;
+        }
+    }
+
+    /**
+     * With {@code --limit}, the service's rule: the limit (narrowed by the cgroup's) less this JVM's fixed part is
+     * the budget, or {@code --budget} where that is smaller. Start the JVM with the options of {@code heap-opts} for
+     * the same limit, as the service is started.
+     */
+    private static Optional<MemoryPlan> memoryPlan(Map<String, String> opts, int cudaContexts) throws UsageException {
+        if (!opts.containsKey("--limit")) {
+            return Optional.empty();
+        }
+        long limit = ByteSizes.parse(opts.get("--limit"));
+        OptionalLong budget = opts.containsKey("--budget") ? OptionalLong.of(ByteSizes.parse(opts.get("--budget")))
+                : OptionalLong.empty();
+        try {
+            return Optional.of(MemoryPlan.detect(OptionalLong.of(limit), FixedMemory.ofThisJvm(
+                    FixedMemory.DEFAULT_MAX_THREADS, cudaContexts, FixedMemory.DEFAULT_MARGIN_BYTES), budget));
+        } catch (IllegalStateException e) {
+            throw new UsageException(e.getMessage());
         }
     }
 

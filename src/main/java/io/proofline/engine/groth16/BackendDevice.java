@@ -61,6 +61,12 @@ public final class BackendDevice implements ProvingDevice {
         }
     }
 
+    /** Closes and re-opens the backend's device context and worker (after a sticky fault). */
+    @Override
+    public void reset() {
+        backend.reopen();
+    }
+
     static DeviceMemory toMemory(DeviceUsage u) {
         return new DeviceMemory(u.usedBytes(), u.freeBytes(), u.residentKeys(), u.residentKeyBytes(),
                 u.scratchBuffers(), u.scratchBytes(), u.abcBuffers(), u.abcBytes());

@@ -3,7 +3,9 @@ package io.proofline.engine.groth16;
 import io.proofline.engine.BufferAllocator;
 import io.proofline.engine.BufferClass;
 import io.proofline.engine.CircuitRef;
+import io.proofline.engine.DeviceCapacityException;
 import io.proofline.engine.DeviceFaultException;
+import io.proofline.engine.DeviceFaultKind;
 import io.proofline.engine.OffHeapBuffer;
 import io.proofline.engine.PartitionFootprint;
 import io.proofline.engine.PartitionInput;
@@ -19,7 +21,10 @@ import io.proofline.snark.format.FormatException;
 import io.proofline.snark.format.ProofJson;
 import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.WtnsReader;
+import io.proofline.snark.prover.BackendCapacityException;
 import io.proofline.snark.prover.BackendFaultException;
+import io.proofline.snark.prover.DeviceOpenException;
+import io.proofline.snark.prover.StickyFaultException;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.Synthesis;
@@ -116,7 +121,7 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
 
     @Override
     public StartedProof proveStart(ProvingDevice device, SynthesizedPartition synthesized, BufferAllocator allocator)
-            throws DeviceFaultException {
+            throws DeviceFaultException, DeviceCapacityException {
         ProverBackend backend = backend(device);
         ProvingKey key = synthesized.key();
         Witness witness = synthesized.witness();
@@ -127,8 +132,20 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
             Synthesized abc = synthesized.abc() != null ? synthesized.abc() : hostAbc(key, witness, allocator);
             return new StartedProof(device.id(), backend.proveStart(key, witness, abc));
         } catch (BackendFaultException e) {
-            throw new DeviceFaultException("device " + device.id() + ": " + e.getMessage(), e);
+            throw deviceFault(device, e);
+        } catch (BackendCapacityException e) {
+            throw new DeviceCapacityException("device " + device.id() + ": " + e.getMessage(), e, e.everFits());
         }
+    }
+
+    /** The engine's fault for a backend's: one that could not open its device or broke its context opens the breaker. */
+    static DeviceFaultException deviceFault(ProvingDevice device, BackendFaultException e) {
+        DeviceFaultKind kind = switch (e) {
+            case DeviceOpenException open -> DeviceFaultKind.UNUSABLE;
+            case StickyFaultException sticky -> DeviceFaultKind.STICKY;
+            default -> DeviceFaultKind.TRANSIENT;
+        };
+        return new DeviceFaultException("device " + device.id() + ": " + e.getMessage(), e, kind);
     }
 
     @Override
@@ -142,7 +159,7 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
         try {
             proof = backend(device).proveFinish(pending);
         } catch (BackendFaultException e) {
-            throw new DeviceFaultException("device " + device.id() + ": " + e.getMessage(), e);
+            throw deviceFault(device, e);
         }
         BigInteger[] publicSignals = pending.witness().publicSignals(pending.key().nPublic());
         return new ProofOutput(ProofJson.toString(proof), PublicSignalsJson.toString(publicSignals));

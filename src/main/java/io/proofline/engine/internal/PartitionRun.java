@@ -2,6 +2,7 @@ package io.proofline.engine.internal;
 
 import io.proofline.engine.BufferClass;
 import io.proofline.engine.BufferTracker;
+import io.proofline.engine.DeviceCapacityException;
 import io.proofline.engine.PartitionFootprint;
 import io.proofline.engine.PartitionInput;
 import io.proofline.engine.PartitionStatus;
@@ -42,6 +43,7 @@ final class PartitionRun<S, P> {
     private final TrackedBuffer inputEntry;
     private final AtomicBoolean finished = new AtomicBoolean();
     private final Set<String> faultedDevices = new HashSet<>();
+    private final RoomRefusals room = new RoomRefusals();
     private volatile Stage stage = Stage.QUEUED;
     private volatile boolean cancelRequested;
     private volatile ProvingDevice device;
@@ -195,6 +197,20 @@ final class PartitionRun<S, P> {
         lastFault = fault;
         buffers.free(BufferClass.PENDING);
         releaseLateAbc();
+    }
+
+    /**
+     * {@code full} refused the partition for capacity (not a fault): what prove start allocated is freed, and
+     * placement leaves the device alone for a while ({@link RoomRefusals}).
+     */
+    synchronized void deviceFull(ProvingDevice full, DeviceCapacityException refusal, long poolCompletions) {
+        room.refused(full.id(), refusal.everFits(), poolCompletions, refusal);
+        buffers.free(BufferClass.PENDING);
+        releaseLateAbc();
+    }
+
+    RoomRefusals room() {
+        return room;
     }
 
     /** Holds {@code late} for a/b/c evaluated in prove start, and lets the buffers take that much ABC. */

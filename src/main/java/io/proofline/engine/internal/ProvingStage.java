@@ -2,6 +2,7 @@ package io.proofline.engine.internal;
 
 import io.proofline.engine.AdmissionTimeoutException;
 import io.proofline.engine.BufferTracker;
+import io.proofline.engine.DeviceCapacityException;
 import io.proofline.engine.DeviceFaultException;
 import io.proofline.engine.KeyResidency;
 import io.proofline.engine.MemoryBudget;
@@ -19,7 +20,8 @@ import java.util.concurrent.ExecutorService;
 /**
  * The proving workers (one per device permit): take the next partition from the hand-off, place it on the
  * least-loaded device, run prove start, free ABC and return its bytes, and pass the partition to a finalizer.
- * A device fault sends the partition back to the hand-off, to be placed on another device.
+ * A device fault sends the partition back to the hand-off, to be placed on another device; so does a device without
+ * room for it, which is no fault: the partition then goes where it fits or waits for room (see {@link DevicePool}).
  *
  * <p>When the partition's footprint left a/b/c to the devices and the device it got reads them from the host (the
  * CPU fallback beside GPUs), their bytes are reserved here, after placement and before prove start — evicting idle
@@ -101,24 +103,41 @@ final class ProvingStage<S, P> {
         }
     }
 
-    /** Runs prove start; false when a device fault sent the partition back to the hand-off. */
+    /**
+     * Runs prove start; false when a device fault or a device without room for the partition sent it back to the
+     * hand-off.
+     */
     private boolean startOnDevice(PartitionRun<S, P> partition) throws Exception {
-        try (DevicePool.Lease lease = devices.acquire(partition.faultedDevices(), partition.lastFault())) {
-            partition.device(lease.device());
+        try (DevicePool.Lease lease = devices.acquire(partition)) {
+            ProvingDevice device = lease.device();
+            partition.device(device);
             partition.moveTo(Stage.PROVING);
-            tracker.event(partition + " proving on " + lease.device().id());
-            reserveLateAbc(partition, lease.device());
+            tracker.event(partition + " proving on " + device.id());
             try {
-                P pending = prover.proveStart(lease.device(), partition.synthesized(), partition.buffers());
+                lease.prepare();
+                reserveLateAbc(partition, device);
+                // Placement and the late reservation may have waited: a partition cancelled meanwhile must not
+                // start a prove on the device (the cancellation's interrupt does not stop a device call).
+                if (partition.cancelRequested()) {
+                    throw new InterruptedException(partition + " was cancelled before prove start");
+                }
+                P pending = prover.proveStart(device, partition.synthesized(), partition.buffers());
                 lease.succeeded();
-                partition.pending(pending, lease.device());
+                partition.pending(pending, device);
                 return true;
             } catch (DeviceFaultException fault) {
                 lease.faulted(fault);
-                partition.deviceFaulted(lease.device(), fault);
+                partition.deviceFaulted(device, fault);
                 partition.moveTo(Stage.AWAITING_GPU);
                 handoff.requeue(partition);
-                tracker.event(partition + " device fault on " + lease.device().id());
+                tracker.event(partition + " device fault (" + fault.kind() + ") on " + device.id());
+                return false;
+            } catch (DeviceCapacityException full) {
+                // Not the device's fault: its breaker is untouched (the lease closes as abandoned).
+                partition.deviceFull(device, full, devices.completions());
+                partition.moveTo(Stage.AWAITING_GPU);
+                handoff.requeue(partition);
+                tracker.event(partition + " no room on " + device.id() + ": " + full.getMessage());
                 return false;
             }
         }

@@ -255,24 +255,43 @@ public final class GpuProverWorker implements AutoCloseable {
                 scratchBuffers(), scratchBytes(), abcBuffers, a.bytes() + b.bytes() + c.bytes());
     }
 
+    /**
+     * Frees everything and releases the context. Each step runs even when an earlier one failed — after a sticky
+     * error every free fails — so that the context is released in any case (the driver destroys a primary context
+     * no one holds, and the next open gets a fresh one); the first failure is thrown at the end.
+     */
     @Override
     public synchronized void close() {
-        context.makeCurrent();
-        ntts.values().forEach(GpuNtt::close);
-        msms.values().forEach(GpuMsm::close);
-        schedules.values().forEach(MsmSchedule::close);
+        java.util.List<RuntimeException> failures = new java.util.ArrayList<>();
+        attempt(failures, context::makeCurrent);
+        attempt(failures, () -> ntts.values().forEach(GpuNtt::close));
+        attempt(failures, () -> msms.values().forEach(GpuMsm::close));
+        attempt(failures, () -> schedules.values().forEach(MsmSchedule::close));
         ntts.clear();
         msms.clear();
         schedules.clear();
         for (Scratch s : new Scratch[] {a, b, c, witness}) {
-            s.close();
+            attempt(failures, s::close);
         }
-        keys.close();
-        staging.close();
-        stream.close();
-        streamH.close();
-        module.close();
-        context.close();
+        attempt(failures, keys::close);
+        attempt(failures, staging::close);
+        attempt(failures, stream::close);
+        attempt(failures, streamH::close);
+        attempt(failures, module::close);
+        attempt(failures, context::close);
+        if (!failures.isEmpty()) {
+            RuntimeException first = failures.getFirst();
+            failures.stream().skip(1).forEach(first::addSuppressed);
+            throw first;
+        }
+    }
+
+    private static void attempt(java.util.List<RuntimeException> failures, Runnable step) {
+        try {
+            step.run();
+        } catch (RuntimeException e) {
+            failures.add(e);
+        }
     }
 
     private static <K, T extends AutoCloseable> Map<K, T> lru() {

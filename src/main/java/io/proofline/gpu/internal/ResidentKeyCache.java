@@ -24,8 +24,16 @@ public final class ResidentKeyCache<K, V extends AutoCloseable> implements AutoC
 
     /** Thrown when a key cannot be made resident within the budget. */
     public static final class BudgetExceededException extends RuntimeException {
-        BudgetExceededException(String message) {
+        private final boolean everFits;
+
+        BudgetExceededException(String message, boolean everFits) {
             super(message);
+            this.everFits = everFits;
+        }
+
+        /** Whether the key would fit once keys in use are released; false when it alone exceeds the budget. */
+        public boolean everFits() {
+            return everFits;
         }
     }
 
@@ -84,7 +92,7 @@ public final class ResidentKeyCache<K, V extends AutoCloseable> implements AutoC
         if (entry == null) {
             if (bytes > budgetBytes) {
                 throw new BudgetExceededException("a key of " + bytes + " bytes exceeds the device key budget of "
-                        + budgetBytes + " bytes");
+                        + budgetBytes + " bytes", false);
             }
             evictIdleUntilFree(bytes);
             entry = new Entry<>(load.get(), bytes);
@@ -124,7 +132,7 @@ public final class ResidentKeyCache<K, V extends AutoCloseable> implements AutoC
         }
         if (residentBytes + bytes > budgetBytes) {
             throw new BudgetExceededException("a key of " + bytes + " bytes does not fit the device key budget of "
-                    + budgetBytes + " bytes: " + residentBytes + " bytes are held by keys in use");
+                    + budgetBytes + " bytes: " + residentBytes + " bytes are held by keys in use", true);
         }
     }
 

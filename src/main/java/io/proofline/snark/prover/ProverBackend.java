@@ -51,6 +51,25 @@ public interface ProverBackend {
         return onDevice(share.ordinal());
     }
 
+    /**
+     * Closes this backend's device context and worker and opens them anew, after a {@link StickyFaultException}
+     * left them unusable; backends without device state do nothing. Waits for a prove start in progress.
+     *
+     * @throws BackendFaultException when the device cannot be opened again
+     */
+    default void reopen() {
+    }
+
+    /**
+     * Frees {@code key}'s copy on this backend's device, if it is resident and no proof is using it: the caller is
+     * about to close the key (its circuit was deleted, or its host copy evicted and later reloaded as a new
+     * object), so the resident copy could never be used again. Returns whether it freed one; backends without
+     * device memory return false.
+     */
+    default boolean evict(ProvingKey key) {
+        return false;
+    }
+
     /** The physical devices of this kind present (CUDA devices for a GPU backend); 1 for backends without devices. */
     default int deviceCount() {
         return 1;
@@ -62,7 +81,11 @@ public interface ProverBackend {
      * {@code ΣA = Σ wᵢ·A[i]}, {@code ΣB1 = Σ wᵢ·B1[i]} over the whole witness, {@code ΣC = Σ_{i>ℓ} wᵢ·C[i]} and
      * {@code ΣH = Σ h_j·H[j]}.
      *
-     * @throws BackendFaultException when the device failed (not the inputs)
+     * @throws BackendFaultException when the device failed (not the inputs); {@link DeviceOpenException} when it
+     *                               could not be opened, {@link StickyFaultException} when it needs a {@link #reopen()}
+     * @throws BackendCapacityException when the proof does not fit the device's memory (not a fault)
+     * @throws java.util.concurrent.CancellationException when the calling thread was interrupted (its partition
+     *                               cancelled) before the device work began
      */
     PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc);
 
@@ -79,7 +102,8 @@ public interface ProverBackend {
      * Prove start with a/b/c evaluated on the device; only for backends whose {@link #abcOnDevice()} is true.
      *
      * @throws UnsupportedOperationException from backends that read a/b/c from the host
-     * @throws BackendFaultException when the device failed (not the inputs)
+     * @throws BackendFaultException when the device failed (not the inputs); see the other prove start
+     * @throws BackendCapacityException when the proof does not fit the device's memory (not a fault)
      */
     default PendingProof proveStart(ProvingKey key, Witness witness) {
         throw new UnsupportedOperationException(name() + " reads a/b/c from the host: call proveStart with them");

@@ -34,6 +34,10 @@ public final class Deadline {
      * @param name  the limit's name, for messages
      */
     public static <T> T run(String what, Duration limit, String name, Supplier<T> body) {
+        if (Thread.currentThread().isInterrupted()) {
+            // Cancelled before it began: start no module (a fast one could finish before the wait saw the flag).
+            throw new WitnessException(Reason.INTERRUPTED, what + " was interrupted");
+        }
         FutureTask<T> task = new FutureTask<>(body::get);
         Thread worker = Thread.ofPlatform().name("witness-calculator").daemon(true).unstarted(task);
         worker.start();

@@ -77,6 +77,7 @@ class ResidentKeyCacheTest {
         var e = assertThrows(ResidentKeyCache.BudgetExceededException.class,
                 () -> cache.acquire(k2, 60, () -> new Fake("k2")));
         assertTrue(e.getMessage().contains("in use"), e.getMessage());
+        assertTrue(e.everFits(), "it fits once the key in use is released: capacity for now, not for good");
         assertEquals(List.of("k1"), loads, "nothing was loaded for the key that did not fit");
         assertFalse(cache.evict(k1), "a pinned key is not evicted on request either");
         pinned.close();
@@ -90,8 +91,9 @@ class ResidentKeyCacheTest {
     void aKeyLargerThanTheBudgetIsRefusedWithoutEvicting() {
         ResidentKeyCache<Object, Fake> cache = new ResidentKeyCache<>(100);
         cache.acquire(new Object(), 50, () -> new Fake("small")).close();
-        assertThrows(ResidentKeyCache.BudgetExceededException.class,
+        var e = assertThrows(ResidentKeyCache.BudgetExceededException.class,
                 () -> cache.acquire(new Object(), 101, () -> new Fake("huge")));
+        assertFalse(e.everFits(), "a key over the budget never fits this device");
         assertEquals(List.of(), freed);
         assertEquals(1, cache.size());
     }

@@ -1,0 +1,16 @@
+package io.proofline.engine;
+
+import java.time.Duration;
+
+/**
+ * A partition waited longer than {@link EngineConfig#admissionWait()} for room on a device that refused it for
+ * capacity ({@link DeviceCapacityException}): the job is ended so that the work behind it moves, and should run
+ * again later.
+ */
+public final class DeviceRoomTimeoutException extends RetryableException {
+
+    public DeviceRoomTimeoutException(JobId id, int partition, Duration waited, Throwable lastRefusal) {
+        super("job " + id + " partition " + partition + " waited " + waited.toMillis()
+                + " ms for room on a device; it may run again later", lastRefusal);
+    }
+}

@@ -1,0 +1,29 @@
+package io.proofline.service;
+
+import java.io.IOException;
+
+/**
+ * The points a registration passes, in order; the service reports each to this listener. The service's own listener
+ * does nothing: the tests inject a failure at each point and check that nothing of the registration is left behind.
+ */
+@FunctionalInterface
+interface RegistrationSteps {
+
+    enum Step {
+        /** Every part is copied into the staging directory under {@code data/tmp}. */
+        STAGED,
+        /** The parts are validated and the verification key is written beside them, still in staging. */
+        VALIDATED,
+        /** The circuit's row is inserted (not yet committed). */
+        INSERTED,
+        /** The staging directory is renamed to the circuit's directory. */
+        PUBLISHED,
+        /** The registering key is given the use of the circuit; the commit follows. */
+        GRANTED
+    }
+
+    RegistrationSteps NONE = step -> {
+    };
+
+    void reached(Step step) throws IOException;
+}
