@@ -11,7 +11,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.dao.DataIntegrityViolationException;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionStatus;
@@ -187,12 +186,11 @@ class CircuitRegistrationTest {
         assertRowAndFilesAgree(r.circuit().id(), file("circuit.wasm"));
     }
 
-    @Test
-    void aFailedCommitLeavesNothingBehind() throws IOException {
+    /** Transactions whose first commit (of one not already rolling back) rolls back and fails instead. */
+    TransactionTemplate failingFirstCommit() {
         AtomicBoolean failNextCommit = new AtomicBoolean(true);
-        PlatformTransactionManager real = new DataSourceTransactionManager(db.tx.getTransactionManager() instanceof
-                DataSourceTransactionManager m ? m.getDataSource() : null);
-        PlatformTransactionManager failing = new PlatformTransactionManager() {
+        PlatformTransactionManager real = db.tx.getTransactionManager();
+        return new TransactionTemplate(new PlatformTransactionManager() {
             @Override
             public TransactionStatus getTransaction(TransactionDefinition definition) {
                 return real.getTransaction(definition);
@@ -211,12 +209,27 @@ class CircuitRegistrationTest {
             public void rollback(TransactionStatus status) {
                 real.rollback(status);
             }
-        };
-        CircuitService service = service(RegistrationSteps.NONE, new TransactionTemplate(failing), 10_000);
+        });
+    }
+
+    @Test
+    void aFailedCommitLeavesNothingBehind() throws IOException {
+        CircuitService service = service(RegistrationSteps.NONE, failingFirstCommit(), 10_000);
         assertThatThrownBy(() -> register(service, alice, file("circuit.wasm"), false))
                 .hasMessage("injected commit failure");
         assertNothingLeftBehind();
         assertThat(register(service, alice, file("circuit.wasm"), false).created()).isTrue();
+    }
+
+    @Test
+    void aDeletionThatFailsToCommitLeavesRowAndFilesAsTheyWere() throws IOException {
+        String id = register(service(RegistrationSteps.NONE), alice, file("circuit.wasm"), true).circuit().id();
+        CircuitService failing = service(RegistrationSteps.NONE, failingFirstCommit(), 10_000);
+        assertThatThrownBy(() -> failing.delete(alice, id)).hasMessage("injected commit failure");
+        assertRowAndFilesAgree(id, file("circuit.wasm"));
+        assertThat(db.circuits.find(id, alice)).isPresent();
+        failing.delete(alice, id);
+        assertNothingLeftBehind();
     }
 
     @Test

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * them) until {@link #evict}ed; a key over the key budget never fits and an out-of-memory start may fit later.
  * Proofs are computed by a {@link CpuProverBackend} underneath. {@link #events} records what happened, in order.
  */
-final class FaultyGpuBackend implements ProverBackend {
+public final class FaultyGpuBackend implements ProverBackend {
 
     @FunctionalInterface
     interface Hook {
@@ -33,14 +33,14 @@ final class FaultyGpuBackend implements ProverBackend {
     }
 
     private final CpuProverBackend cpu = new CpuProverBackend();
-    final List<String> events = new CopyOnWriteArrayList<>();
+    public final List<String> events = new CopyOnWriteArrayList<>();
     /** Opens that fail before one succeeds. */
-    final AtomicInteger failingOpens = new AtomicInteger();
+    public final AtomicInteger failingOpens = new AtomicInteger();
     /** Prove starts that end with a sticky fault (breaking the context). */
-    final AtomicInteger stickyStarts = new AtomicInteger();
+    public final AtomicInteger stickyStarts = new AtomicInteger();
     /** Prove starts refused for lack of device memory. */
-    final AtomicInteger outOfMemoryStarts = new AtomicInteger();
-    final AtomicInteger proofsStarted = new AtomicInteger();
+    public final AtomicInteger outOfMemoryStarts = new AtomicInteger();
+    public final AtomicInteger proofsStarted = new AtomicInteger();
     volatile long keyBudgetBytes = Long.MAX_VALUE;
     volatile Hook beforeStart = () -> { };
     volatile Hook onReopen = () -> { };
@@ -133,7 +133,7 @@ final class FaultyGpuBackend implements ProverBackend {
         return resident.remove(key);
     }
 
-    synchronized int residentKeys() {
+    public synchronized int residentKeys() {
         return resident.size();
     }
 
