@@ -14,20 +14,23 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * {@code dev-circuit --curve bn128|bls12381 --constraints N --out DIR [--public 1|2] [--seed S]}: a synthetic circuit
- * with an INSECURE known-secret setup, for demos and benchmarks. Writes {@code circuit.zkey},
+ * {@code dev-circuit --curve bn128|bls12381 --constraints N --out DIR [--public 1|2] [--seed S]
+ * [--domain N]}: a synthetic circuit with an INSECURE known-secret setup, for demos and benchmarks. {@code --domain}
+ * (a power of two) makes the domain larger than the circuit needs, so that a/b/c and H dominate memory and proving
+ * time (memory tests). Writes {@code circuit.zkey},
  * {@code verification_key.json} and a satisfying {@code witness.wtns}.
  */
 final class DevCircuitCommand implements Cli.Command {
 
     @Override
     public String usage() {
-        return "dev-circuit --curve bn128|bls12381 --constraints N --out DIR [--public 1|2] [--seed S]";
+        return "dev-circuit --curve bn128|bls12381 --constraints N --out DIR [--public 1|2] [--seed S] [--domain N]";
     }
 
     @Override
     public int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-        Map<String, String> opts = Options.parse(args, "--curve", "--constraints", "--out", "--public", "--seed");
+        Map<String, String> opts = Options.parse(args, "--curve", "--constraints", "--out", "--public", "--seed",
+                "--domain");
         String curveName = Options.require(opts, "--curve");
         SnarkCurve curve = SnarkCurves.byName(curveName)
                 .orElseThrow(() -> new UsageException("unknown curve '" + curveName + "' (bn128 or bls12381)"));
@@ -39,6 +42,10 @@ final class DevCircuitCommand implements Cli.Command {
         if (nPublic != 1 && nPublic != 2) {
             throw new UsageException("--public must be 1 or 2");
         }
+        int domain = Options.intValue(opts, "--domain", 1);
+        if (domain < 1 || Integer.bitCount(domain) != 1) {
+            throw new UsageException("--domain must be a power of two");
+        }
         long seed = opts.containsKey("--seed") ? Long.parseLong(opts.get("--seed")) : System.nanoTime();
         Path dir = Path.of(Options.require(opts, "--out"));
         Files.createDirectories(dir);
@@ -46,7 +53,7 @@ final class DevCircuitCommand implements Cli.Command {
         out.println("INSECURE development setup: the toxic secrets were generated in this process. Never use this"
                 + " key for anything of value.");
         long start = System.nanoTime();
-        try (DevSetup.Result r = DevSetup.generate(curve, constraints, nPublic, seed)) {
+        try (DevSetup.Result r = DevSetup.generate(curve, constraints, nPublic, seed, domain)) {
             long setupMs = (System.nanoTime() - start) / 1_000_000;
             ZkeyWriter.write(r.key(), dir.resolve("circuit.zkey"));
             WtnsWriter.write(r.witness(), dir.resolve("witness.wtns"));

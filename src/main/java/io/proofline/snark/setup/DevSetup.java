@@ -61,10 +61,23 @@ public final class DevSetup {
      * and its INSECURE setup; the circuit shape comes from {@code seed}, the secrets from {@link SecureRandom}.
      */
     public static Result generate(SnarkCurve curve, int nConstraints, int nPublic, long seed) {
+        return generate(curve, nConstraints, nPublic, seed, 1);
+    }
+
+    /**
+     * As {@link #generate(SnarkCurve, int, int, long)}, on a domain of at least {@code minDomainSize} (a power of
+     * two): a key whose a/b/c and H dominate its size and proving time, while the witness and the A/B/C sections
+     * stay those of {@code nConstraints} (a larger domain than the circuit needs is a valid Groth16 setup; the rows
+     * past the circuit's are zero).
+     */
+    public static Result generate(SnarkCurve curve, int nConstraints, int nPublic, long seed, int minDomainSize) {
+        if (minDomainSize < 1 || Integer.bitCount(minDomainSize) != 1) {
+            throw new IllegalArgumentException("the domain size must be a power of two: " + minDomainSize);
+        }
         PrimeField fr = curve.fr();
         int limbs = fr.limbs();
         SyntheticCircuit circuit = SyntheticCircuit.generate(fr, nConstraints, nPublic, seed);
-        int n = domainSize(nConstraints, nPublic);
+        int n = Math.max(domainSize(nConstraints, nPublic), minDomainSize);
         int log = Integer.numberOfTrailingZeros(n);
         int m = circuit.nVars;
 
