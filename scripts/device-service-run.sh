@@ -76,6 +76,7 @@ svc_pid=""
 monitor_pid=""
 kernels_pid=""
 circuit_id=""
+failures=0      # steps that failed; the exit status is 1 when there was any
 mkdir -p "$out" "$work"
 rm -rf "$results" "$work/data" "$work/circuit" "$work/kernels" "$svc" "$work/cookies"
 mkdir -p "$results"
@@ -112,12 +113,16 @@ stop_service() {
     say "service exit status: $?"
     svc_pid=""
 }
+fail() { failures=$((failures + 1)); say "FAILED: $*"; }
 finish() {
+    local status=$?
     [[ -n "$monitor_pid" ]] && kill "$monitor_pid" 2>/dev/null
     [[ -n "$kernels_pid" ]] && kill "$kernels_pid" 2>/dev/null
     stop_service
-    say "done in $(($(date +%s) - start_time)) s"
+    ((status == 0 && failures > 0)) && status=1
+    say "done in $(($(date +%s) - start_time)) s: $failures failed step(s), exit $status"
     pack
+    exit "$status"
 }
 trap finish EXIT
 
@@ -171,7 +176,7 @@ if [[ -n "$kernels_pid" ]]; then
     kernels_pid=""
     stamp < "$results/kernels-build.log" | tail -3
     if ((status != 0)) || [[ ! -f "$work/kernels/modules.list" ]]; then
-        say "the kernel build failed (exit $status): no GPU phase"
+        fail "the kernel build (exit $status): no GPU phase"
         gpu=false
     fi
 fi
@@ -189,7 +194,7 @@ start_service() { # name args...
     local limit=$(($(date +%s) + $(upto 180)))
     while (($(date +%s) < limit)); do
         if ! kill -0 "$svc_pid" 2>/dev/null; then
-            say "the service exited during start-up:"; tail -30 "$results/service-$name.log" | stamp
+            fail "the service exited during start-up:"; tail -30 "$results/service-$name.log" | stamp
             svc_pid=""; return 1
         fi
         if http ready "$base" 1; then
@@ -201,7 +206,7 @@ start_service() { # name args...
         fi
         sleep 1
     done
-    say "not ready within the limit:"; tail -30 "$results/service-$name.log" | stamp
+    fail "not ready within the limit:"; tail -30 "$results/service-$name.log" | stamp
     return 1
 }
 
@@ -213,7 +218,7 @@ register_circuit() {
         "$(upto 300)"
     circuit_id="$(first_id < "$results/circuit.json")"
     if [[ -z "$circuit_id" ]]; then
-        say "registration failed: $(head -c 500 "$results/circuit.json")"; return 1
+        fail "registration failed: $(head -c 500 "$results/circuit.json")"; return 1
     fi
     # Should registration become asynchronous, wait while the circuit reports itself pending.
     local limit=$(($(date +%s) + $(upto 300)))
@@ -238,6 +243,7 @@ finish_bench() { # name
     wait "$bench_pid"
     local status=$?
     stamp < "$results/bench-$1.txt"
+    ((status == 0)) || fail "bench $1 exited $status"
     say "bench $1: exit $status"
     { echo "== bench $1 (exit $status)"; cat "$results/bench-$1.txt"; echo; } >> "$out/summary.txt"
 }
@@ -250,7 +256,7 @@ save_console() { # name
             "$results/console-$1")"; then
         say "console saved: $saved"
     else
-        say "console: not saved"
+        fail "console: not saved"
     fi
 }
 
@@ -275,10 +281,12 @@ snapshots() { # name
 # verifier as well; scripts/verify-gpu-proofs.sh checks them with snarkjs once they are back.
 save_proofs() { # prefix count
     local dir devices
-    http proofs "$base" "$api_key" "$2" "$1" "$results/proofs" > "$work/proofs.txt" || say "could not fetch proofs"
+    http proofs "$base" "$api_key" "$2" "$1" "$results/proofs" > "$work/proofs.txt" || fail "could not fetch proofs"
     while read -r dir devices; do
-        say "proof $(basename "$dir") (device $devices): $(PROOFLINE_JAVA_OPTS=-Xmx1g timeout 60 "$svc/bin/proofline" \
-            verify "$dir/verification_key.json" "$dir/public.json" "$dir/proof.json" 2>&1 | grep -v incubator | tr '\n' ' ')"
+        local verdict
+        verdict="$(PROOFLINE_JAVA_OPTS=-Xmx1g timeout 60 "$svc/bin/proofline" verify "$dir/verification_key.json" \
+            "$dir/public.json" "$dir/proof.json" 2>&1)" || fail "proof $(basename "$dir") did not verify"
+        say "proof $(basename "$dir") (device $devices): $(grep -v incubator <<<"$verdict" | tr '\n' ' ')"
     done < "$work/proofs.txt"
 }
 
@@ -295,6 +303,8 @@ series() { # name
 if $gpu && (($(left) > 60)); then
     say "== GPU phase"
     if start_service gpu --proofline.gpu.kernels="$work/kernels"; then
+        grep -q 'proving devices: \[gpu' "$results/service-gpu.log" \
+            || say "WARNING: the GPU phase has no GPU device: $(grep -o 'proving devices: .*' "$results/service-gpu.log")"
         if command -v nvidia-smi >/dev/null; then
             timeout "$(upto 600)" nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used,power.draw \
                 --format=csv -lms 500 > "$results/nvidia-smi.csv" 2>&1 &

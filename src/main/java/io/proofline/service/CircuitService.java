@@ -186,8 +186,7 @@ public class CircuitService {
                         steps.reached(RegistrationSteps.Step.GRANTED);
                         return true;
                     } catch (IOException | RuntimeException e) {
-                        if (published[0]) {
-                            withdrawQuietly(dir); // the row is still ours, uncommitted: nobody else has the id
+                        if (published[0] && withdrawQuietly(dir)) { // the uncommitted row still holds the id
                             published[0] = false;
                         }
                         throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
@@ -502,11 +501,15 @@ public class CircuitService {
         return locks[Math.floorMod(id.hashCode(), locks.length)];
     }
 
-    private void withdrawQuietly(Path dir) {
+    /** Withdraws {@code dir}; false (logged) when it could not be taken out of its place. */
+    private boolean withdrawQuietly(Path dir) {
         try {
             data.withdraw(dir);
+            return true;
         } catch (IOException e) {
-            LOG.warn("cannot remove {} (removed at the next start): {}", dir, e.getMessage());
+            LOG.warn("cannot remove {} (tried again after the rollback, else at the next start): {}", dir,
+                    e.getMessage());
+            return !Files.exists(dir, LinkOption.NOFOLLOW_LINKS);
         }
     }
 

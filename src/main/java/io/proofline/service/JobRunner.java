@@ -13,6 +13,7 @@ import io.proofline.engine.PartitionTooLargeException;
 import io.proofline.engine.ProofOutput;
 import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.QueueFullException;
+import io.proofline.engine.NoDeviceAvailableException;
 import io.proofline.engine.RetryableException;
 import io.proofline.engine.Stage;
 import org.slf4j.Logger;
@@ -195,7 +196,8 @@ class JobRunner {
         Optional<RetryableException> transientCause = result.failure().flatMap(f -> retryable(f.cause()));
         if (transientCause.isPresent()) {
             JobFailure failure = result.failure().orElseThrow();
-            String reason = failure.cause() == transientCause.get() ? failure.message()
+            boolean same = failure.cause() == transientCause.get() || failure.cause() == transientCause.get().getCause();
+            String reason = same ? failure.message()
                     : failure.message() + ": " + transientCause.get().getMessage();
             return retryLater(lease, reason, partitions);
         }
@@ -230,11 +232,18 @@ class JobRunner {
         return new Outcome.Retry(Instant.now().plus(backoff));
     }
 
-    /** The {@link RetryableException} in {@code cause}'s chain, if any. */
+    /**
+     * The {@link RetryableException} in {@code cause}'s chain, if any. No device available is transient too: every
+     * breaker open, or every device faulted on the partition (a single GPU's fault) — devices are tried again after
+     * their retry time, so the job runs again later rather than failing for good.
+     */
     static Optional<RetryableException> retryable(Throwable cause) {
         for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof RetryableException r) {
                 return Optional.of(r);
+            }
+            if (t instanceof NoDeviceAvailableException none) {
+                return Optional.of(new RetryableException(none.getMessage(), none));
             }
         }
         return Optional.empty();

@@ -35,7 +35,8 @@ class CircuitController {
 
     @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
     @Operation(summary = "Register a circuit", description = "multipart: zkey (required), wasm (enables input "
-            + "partitions), r1cs (enables the constraint check), name. 201 when new, 200 when already registered.")
+            + "partitions), r1cs (enables the constraint check), name. 201 when new, 200 when already registered; 409 "
+            + "when the zkey is registered with another wasm or r1cs (a circuit's files are never replaced).")
     ResponseEntity<CircuitResponse> register(Tenant tenant, @RequestPart("zkey") MultipartFile zkey,
                                              @RequestPart(value = "wasm", required = false) MultipartFile wasm,
                                              @RequestPart(value = "r1cs", required = false) MultipartFile r1cs,

@@ -307,6 +307,20 @@ class JobRunnerTest {
     }
 
     @Test
+    void aJobThatFoundNoUsableDeviceGoesBackToTheQueue() throws IOException {
+        JobRecord job = queuedWithInputs(1);
+        engineFails(new JobId("engine-1"), new io.proofline.engine.NoDeviceAvailableException(
+                "every device faulted on this partition", new io.proofline.engine.DeviceFaultException(
+                        "device gpu0: CUDA_ERROR_ILLEGAL_ADDRESS")));
+        assertThat(runner.run(job.id())).isInstanceOf(JobRunner.Outcome.Retry.class);
+        JobRecord requeued = db.jobs.find(job.id()).orElseThrow();
+        assertThat(requeued.status()).isEqualTo(JobState.QUEUED);
+        assertThat(requeued.error()).contains("every device faulted on this partition");
+        assertThat(requeued.error().indexOf("no proving device available"))
+                .as("the reason is not repeated").isEqualTo(requeued.error().lastIndexOf("no proving device available"));
+    }
+
+    @Test
     void aPermanentFailureIsNotRetried() throws IOException {
         JobRecord job = queuedWithInputs(1);
         engineFails(new JobId("engine-1"), new IllegalArgumentException("witness too short"));
