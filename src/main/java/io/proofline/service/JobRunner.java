@@ -300,8 +300,9 @@ class JobRunner {
             builder.verify(job.verify());
         }
         for (PartitionRecord p : store.partitions(job.id())) {
-            byte[] bytes = Files.readAllBytes(inputFile(data, job.id(), p.index(), p.format()));
-            builder.partition(new PartitionInput(p.format(), bytes));
+            // Read when the partition is synthesized, not now: a queued job holds none of its inputs in memory.
+            Path file = inputFile(data, job.id(), p.index(), p.format());
+            builder.partition(PartitionInput.stored(p.format(), file, Files.size(file)));
         }
         return builder.build();
     }

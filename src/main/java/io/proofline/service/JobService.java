@@ -250,7 +250,7 @@ public class JobService {
         }
         switch (p.format()) {
             case WTNS -> {
-                try (Witness w = WtnsReader.read(MemorySegment.ofArray(p.bytes()), p.field())) {
+                try (Witness w = WtnsReader.view(MemorySegment.ofArray(p.bytes()), p.field())) {
                     if (!w.curve().name().equals(circuit.curve())) {
                         throw InvalidFieldException.unprocessable(p.field(), "the witness is over " + w.curve()
                                 + " but circuit " + circuit.id() + " is over " + circuit.curve());

@@ -37,7 +37,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -58,11 +57,19 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
     private final MemoryBudget budget;
     private final BufferTracker tracker;
     private final Duration idleTimeout;
+    /** Prepared verifying keys are a few KiB; the /verify endpoint may use many circuits' without proving. */
+    static final int VERIFYING_KEYS = 64;
+    /** A compiled calculator holds its module and instance memory on the heap (bounded by the sandbox's cap). */
+    static final int CALCULATORS = 4;
+    /** A constraint system is on the heap, a few tens of bytes per term: a large circuit's is hundreds of MiB. */
+    static final int CONSTRAINT_SYSTEMS = 2;
+
     private final Map<String, Entry> entries = new HashMap<>();
-    private final Map<String, PreparedVerifyingKey> verifyingKeys = new ConcurrentHashMap<>();
+    private final CircuitSideCache<PreparedVerifyingKey> verifyingKeys = new CircuitSideCache<>(VERIFYING_KEYS);
     private final CalculatorOptions calculatorOptions;
-    private final Map<String, Optional<CircomWitnessCalculator>> calculators = new ConcurrentHashMap<>();
-    private final Map<String, Optional<R1cs>> constraintSystems = new ConcurrentHashMap<>();
+    private final CircuitSideCache<Optional<CircomWitnessCalculator>> calculators =
+            new CircuitSideCache<>(CALCULATORS);
+    private final CircuitSideCache<Optional<R1cs>> constraintSystems = new CircuitSideCache<>(CONSTRAINT_SYSTEMS);
     private final List<ProverBackend> devices;
 
     /**
@@ -206,7 +213,7 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
 
     @Override
     public PreparedVerifyingKey verifyingKey(String circuitId) {
-        return verifyingKeys.computeIfAbsent(circuitId, id -> {
+        return verifyingKeys.get(circuitId, id -> {
             try {
                 return PreparedVerifyingKey.prepare(
                         VerificationKeyJson.read(data.circuit(id).resolve(CircuitService.VKEY)));
@@ -218,7 +225,7 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
 
     @Override
     public Optional<CircomWitnessCalculator> witnessCalculator(String circuitId) {
-        return calculators.computeIfAbsent(circuitId, id -> {
+        return calculators.get(circuitId, id -> {
             Path wasm = data.circuit(id).resolve(CircuitService.WASM);
             return Files.exists(wasm) ? Optional.of(CircomWitnessCalculator.load(wasm, calculatorOptions)) : Optional.empty();
         });
@@ -226,7 +233,7 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
 
     @Override
     public Optional<R1cs> r1cs(String circuitId) {
-        return constraintSystems.computeIfAbsent(circuitId, id -> {
+        return constraintSystems.get(circuitId, id -> {
             Path r1cs = data.circuit(id).resolve(CircuitService.R1CS);
             try {
                 return Files.exists(r1cs) ? Optional.of(R1csReader.read(r1cs)) : Optional.empty();
@@ -258,7 +265,7 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
                         e.reservation.bytes());
             }
         }
-        evicted.forEach(Entry::close);
+        evicted.forEach(this::dropEvicted);
         return freed;
     }
 
@@ -282,7 +289,7 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
                 return expired;
             });
         }
-        evicted.forEach(Entry::close);
+        evicted.forEach(this::dropEvicted);
     }
 
     /** Evicts the circuit's key if no partition uses it (an admin action); whether it was cached and idle. */
@@ -295,16 +302,30 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
             }
             entries.remove(circuitId);
         }
-        e.close();
+        dropEvicted(e);
         return true;
+    }
+
+    /** Frees an evicted key and drops what is cached beside it: nothing of an unused circuit stays on the heap. */
+    private void dropEvicted(Entry e) {
+        e.close();
+        verifyingKeys.drop(e.circuitId);
+        calculators.drop(e.circuitId);
+        constraintSystems.drop(e.circuitId);
+    }
+
+    /** Whether anything beside the proving key is cached for the circuit (tests). */
+    boolean holdsSideData(String circuitId) {
+        return verifyingKeys.contains(circuitId) || calculators.contains(circuitId)
+                || constraintSystems.contains(circuitId);
     }
 
     /** Drops everything known about a deleted circuit. */
     void forget(String circuitId) {
         evict(circuitId);
-        verifyingKeys.remove(circuitId);
-        calculators.remove(circuitId);
-        constraintSystems.remove(circuitId);
+        verifyingKeys.drop(circuitId);
+        calculators.drop(circuitId);
+        constraintSystems.drop(circuitId);
     }
 
     public synchronized List<CachedKey> cached() {

@@ -98,10 +98,16 @@ class JobRunnerTest {
         verify(engine).submit(request.capture());
         assertThat(request.getValue().circuit().id()).isEqualTo(CIRCUIT);
         assertThat(request.getValue().priority()).isEqualTo(Priority.NORMAL);
-        assertThat(request.getValue().partitions()).hasSize(2).allSatisfy(p -> {
+        // the engine gets the stored files, read when each partition is synthesized: none of it on the heap now
+        List<PartitionInput> inputs = request.getValue().partitions();
+        assertThat(inputs).hasSize(2);
+        for (int i = 0; i < inputs.size(); i++) {
+            PartitionInput p = inputs.get(i);
             assertThat(p.format()).isEqualTo(PartitionInput.Format.WTNS);
-            assertThat(p.bytes()).isEqualTo(WITNESS);
-        });
+            assertThat(p.file()).contains(JobRunner.inputFile(data, job.id(), i, PartitionInput.Format.WTNS));
+            assertThat(p.size()).isEqualTo(WITNESS.length);
+            assertThat(p.heapBytes()).isZero();
+        }
         JobRecord done = db.jobs.find(job.id()).orElseThrow();
         assertThat(done.status()).isEqualTo(JobState.DONE);
         assertThat(done.attempts()).isEqualTo(1);

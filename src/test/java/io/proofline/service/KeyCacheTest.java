@@ -236,4 +236,52 @@ class KeyCacheTest {
         assertThat(tracker.snapshot().count(BufferClass.KEY_HOST)).isZero();
         assertThat(cache.cached()).isEmpty();
     }
+
+    /** What is cached beside a key (verifying key, r1cs) goes with the key's eviction, idle or for memory. */
+    @Test
+    void whatIsCachedBesideAKeyIsDroppedWithIt() throws Exception {
+        cache(10 * keyBytes, Duration.ofMillis(1));
+        var vk = cache.verifyingKey(A);
+        var r1cs = cache.r1cs(A).orElseThrow();
+        KeyAdmission a = admit(A, 0);
+        cache.provingKey(A);
+        assertThat(cache.r1cs(A).orElseThrow()).as("cached while the key is").isSameAs(r1cs);
+        end(a);
+        assertThat(cache.holdsSideData(A)).isTrue();
+        assertThat(cache.evict(A)).isTrue();
+        assertThat(cache.holdsSideData(A)).as("dropped with the key").isFalse();
+        assertThat(cache.r1cs(A).orElseThrow()).as("read again on demand").isNotSameAs(r1cs);
+        assertThat(cache.verifyingKey(A)).isNotSameAs(vk);
+
+        KeyAdmission again = admit(A, 0);
+        cache.provingKey(A);
+        end(again);
+        Thread.sleep(5);
+        cache.evictExpired();
+        assertThat(cache.holdsSideData(A)).as("dropped with the idle key").isFalse();
+
+        cache.verifyingKey(B);
+        KeyAdmission b = admit(B, 0);
+        cache.provingKey(B);
+        end(b);
+        assertThat(cache.evictUnused(1, java.util.List.of())).isEqualTo(keyBytes);
+        assertThat(cache.holdsSideData(B)).as("dropped with the key evicted for memory").isFalse();
+    }
+
+    /** The side caches keep at most their capacity, least recently used out first. */
+    @Test
+    void sideCachesAreBoundedLeastRecentlyUsedFirst() {
+        CircuitSideCache<String> side = new CircuitSideCache<>(2);
+        java.util.concurrent.atomic.AtomicInteger loads = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.function.Function<String, String> load = id -> id + loads.incrementAndGet();
+        assertThat(side.get(A, load)).isEqualTo(A + 1);
+        assertThat(side.get(B, load)).isEqualTo(B + 2);
+        assertThat(side.get(A, load)).as("cached").isEqualTo(A + 1);
+        assertThat(side.get(C, load)).isEqualTo(C + 3);
+        assertThat(side.size()).isEqualTo(2);
+        assertThat(side.contains(B)).as("least recently used, dropped").isFalse();
+        assertThat(side.contains(A)).isTrue();
+        side.drop(A);
+        assertThat(side.contains(A)).isFalse();
+    }
 }

@@ -62,11 +62,11 @@ final class HttpBench implements BenchSuite {
     }
 
     /** What one job saw: its latency, the server's timings, the proofs' JSON. */
-    private record Completed(long latencyNanos, JsonNode job, JsonNode proofs) {
+    record Completed(long latencyNanos, JsonNode job, JsonNode proofs) {
     }
 
     /** The circuit driven and what a job of it carries. */
-    private record Workload(String circuitId, String label, PreparedVerifyingKey vk, List<byte[]> witnesses,
+    record Workload(String circuitId, String label, PreparedVerifyingKey vk, List<byte[]> witnesses,
                             List<JsonNode> inputs) {
         int partitions() {
             return witnesses != null ? witnesses.size() : inputs.size();
@@ -167,7 +167,7 @@ final class HttpBench implements BenchSuite {
         return done;
     }
 
-    private static Completed oneJob(ServiceClient client, Workload workload, long pollCapMs)
+    static Completed oneJob(ServiceClient client, Workload workload, long pollCapMs)
             throws IOException, InterruptedException {
         long start = System.nanoTime();
         String id = workload.witnesses() != null ? client.submitWitnesses(workload.circuitId(), workload.witnesses())
@@ -220,7 +220,7 @@ final class HttpBench implements BenchSuite {
         return failed;
     }
 
-    private static Workload devCircuit(ServiceClient client, Map<String, String> opts, int partitions,
+    static Workload devCircuit(ServiceClient client, Map<String, String> opts, int partitions,
                                        PrintStream out) throws Exception {
         String curveName = opts.getOrDefault("--curve", "bn128");
         SnarkCurve curve = SnarkCurves.byName(curveName)
@@ -264,7 +264,7 @@ final class HttpBench implements BenchSuite {
         }
     }
 
-    private static Workload registered(ServiceClient client, Map<String, String> opts, int partitions)
+    static Workload registered(ServiceClient client, Map<String, String> opts, int partitions)
             throws Exception {
         String id = opts.get("--circuit");
         JsonNode circuit = client.circuit(id);

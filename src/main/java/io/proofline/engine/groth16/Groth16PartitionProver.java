@@ -35,6 +35,8 @@ import io.proofline.witness.CircomWitnessCalculator;
 import io.proofline.witness.WitnessException;
 import io.proofline.witness.WitnessInput;
 
+import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.math.BigInteger;
 import java.util.LinkedHashMap;
@@ -185,11 +187,15 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
         return backend;
     }
 
-    /** Parses the {@code .wtns} upload and copies its values into the partition's WITNESS buffer. */
+    /**
+     * Checks the {@code .wtns} upload in place (a stored one mapped, not read onto the heap) and copies its values
+     * into the partition's WITNESS buffer: the one copy of the witness the partition holds.
+     */
     private static Witness uploadedWitness(PartitionWork work, ProvingKey key, BufferAllocator allocator)
-            throws WitnessRejectedException {
+            throws WitnessRejectedException, IOException {
         String name = "partition " + work.partition() + " witness";
-        try (Witness parsed = WtnsReader.read(MemorySegment.ofArray(work.input().bytes()), name)) {
+        try (Arena mapping = Arena.ofShared();
+             Witness parsed = WtnsReader.view(work.input().segment(mapping), name)) {
             WtnsReader.requireFits(parsed, key, name);
             OffHeapBuffer buffer = allocator.allocate(BufferClass.WITNESS, parsed.byteSize());
             MemorySegment values = buffer.segment().asSlice(0, parsed.byteSize());
@@ -202,13 +208,13 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
 
     /** Runs the circuit's witness calculator on the {@code input.json} upload, into the WITNESS buffer. */
     private Witness computedWitness(PartitionWork work, ProvingKey key, BufferAllocator allocator)
-            throws WitnessRejectedException {
+            throws WitnessRejectedException, IOException {
         CircomWitnessCalculator calculator = circuits.witnessCalculator(work.circuit().id())
                 .orElseThrow(() -> new WitnessRejectedException("circuit " + work.circuit().id()
                         + " has no witness calculator (.wasm): submit .wtns witnesses"));
         CircomWitness computed;
         try {
-            computed = calculator.calculate(WitnessInput.parseJson(work.input().bytes()));
+            computed = calculator.calculate(WitnessInput.parseJson(work.input().read()));
         } catch (WitnessException | IllegalArgumentException e) {
             throw new WitnessRejectedException("partition " + work.partition() + " input: " + e.getMessage(), e);
         }

@@ -67,7 +67,7 @@ final class PartitionRun<S, P> {
         this.counts = counts;
         this.clock = new StageClock(submittedNanos);
         this.buffers = new PartitionBuffers(tracker, footprint);
-        this.inputEntry = tracker.track(BufferClass.INPUT, Stage.QUEUED, input.size());
+        this.inputEntry = tracker.track(BufferClass.INPUT, Stage.QUEUED, input.heapBytes());
         counts.enter(Stage.QUEUED);
     }
 

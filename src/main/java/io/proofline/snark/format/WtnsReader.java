@@ -52,20 +52,13 @@ public final class WtnsReader {
     }
 
     /**
-     * Reads a witness from bytes in memory (an upload). The values are copied into a fresh arena the witness owns,
-     * so the caller may free {@code bytes} afterwards.
+     * Checks a witness in bytes the caller holds (an upload, a mapped file) and returns a view of its values in place:
+     * nothing is copied, the witness owns no memory and is valid as long as {@code bytes} is. Meant for checking the
+     * upload and copying its values where they are used (the pipeline's WITNESS buffer): the values of a heap array
+     * are not aligned for the provers.
      */
-    public static Witness read(MemorySegment bytes, String name) throws FormatException {
-        Arena arena = Arena.ofShared();
-        try {
-            Witness inPlace = parse(bytes, name, null);
-            MemorySegment copy = arena.allocate(inPlace.canonical().byteSize(), 8);
-            copy.copyFrom(inPlace.canonical());
-            return new Witness(inPlace.curve(), inPlace.size(), copy, arena);
-        } catch (FormatException | RuntimeException | Error e) {
-            arena.close();
-            throw e;
-        }
+    public static Witness view(MemorySegment bytes, String name) throws FormatException {
+        return parse(bytes, name, null);
     }
 
     /** A {@link FormatException} unless {@code w} has the key's curve and exactly its nVars values. */

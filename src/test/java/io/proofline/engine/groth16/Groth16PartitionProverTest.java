@@ -93,4 +93,47 @@ class Groth16PartitionProverTest {
             }
         }
     }
+
+    /**
+     * A stored input (the service's) is read when its partition is synthesized, mapped rather than read onto the
+     * heap, and counted as nothing in memory while queued: a job proves from stored witness files, and a file
+     * removed after submission fails its partition then (not at submission).
+     */
+    @org.junit.jupiter.api.Test
+    void storedInputsAreReadWhenTheirPartitionIsSynthesized(@org.junit.jupiter.api.io.TempDir Path tmp)
+            throws Exception {
+        Path dir = MUL3.resolve("bn128");
+        try (ProvingKey key = ZkeyReader.read(dir.resolve("circuit.zkey"))) {
+            PreparedVerifyingKey vk = PreparedVerifyingKey.prepare(
+                    VerificationKeyJson.read(dir.resolve("verification_key.json")));
+            Groth16Circuits circuits = new Groth16Circuits() {
+                public ProvingKey provingKey(String id) { return key; }
+                public PreparedVerifyingKey verifyingKey(String id) { return vk; }
+                public Optional<CircomWitnessCalculator> witnessCalculator(String id) { return Optional.empty(); }
+                public Optional<R1cs> r1cs(String id) { return Optional.empty(); }
+            };
+            var prover = new Groth16PartitionProver(circuits, Map.of(CpuDevice.ID, new CpuProverBackend()));
+            EngineConfig config = EngineConfig.builder().budgetBytes(64L << 20).synthesisWorkers(1).build();
+            try (ProvingEngine engine = ProvingEngine.builder(config, prover).devices(List.of(new CpuDevice())).start()) {
+                CircuitRef ref = new CircuitRef("mul3", key.nVars(), key.domainSize(), key.nPublic());
+                Path kept = Files.copy(dir.resolve("witness.wtns"), tmp.resolve("kept.wtns"));
+                PartitionInput stored = PartitionInput.stored(PartitionInput.Format.WTNS, kept, Files.size(kept));
+                assertEquals(0, stored.heapBytes(), "a stored input holds nothing in memory");
+                JobResult done = engine.await(engine.submit(JobRequest.builder(ref).partition(stored)
+                        .partition(stored).verify(true).build()), Duration.ofMinutes(2));
+                assertEquals(JobState.DONE, done.state(), () -> done.failure().map(f -> f.message()).orElse(""));
+                assertEquals(2, done.proofs().size());
+
+                Path removed = Files.copy(dir.resolve("witness.wtns"), tmp.resolve("removed.wtns"));
+                PartitionInput gone = PartitionInput.stored(PartitionInput.Format.WTNS, removed, Files.size(removed));
+                Files.delete(removed);
+                JobResult failed = engine.await(engine.submit(JobRequest.builder(ref).partition(gone).build()),
+                        Duration.ofMinutes(1));
+                assertEquals(JobState.FAILED, failed.state());
+                assertTrue(failed.failure().orElseThrow().cause() instanceof java.nio.file.NoSuchFileException,
+                        () -> failed.failure().toString());
+                assertEquals(0, engine.snapshot().process().offHeapBytes(), "all tracked buffers freed");
+            }
+        }
+    }
 }

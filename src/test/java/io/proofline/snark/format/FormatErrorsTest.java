@@ -214,21 +214,21 @@ class FormatErrorsTest {
     void witnessErrors() throws Exception {
         Container v = wtns(BN);
         Container.putLe(v.body(2), 32, BN.fr().modulus(), 32);
-        assertError(() -> WtnsReader.read(MemorySegment.ofArray(v.bytes()), "w.wtns"),
+        assertError(() -> WtnsReader.view(MemorySegment.ofArray(v.bytes()), "w.wtns"),
                 "w.wtns: section 2 (values): value 1 is not reduced (≥ r)");
         Container n = wtns(BN);
         Container.putU32(n.body(1), 36, 7);
-        assertError(() -> WtnsReader.read(MemorySegment.ofArray(n.bytes()), "w.wtns"),
+        assertError(() -> WtnsReader.view(MemorySegment.ofArray(n.bytes()), "w.wtns"),
                 "w.wtns: section 2 (values): size 192 bytes disagrees with the header: expected 224 "
                         + "(7 values of 32 bytes)");
         Container p = wtns(BN);
         p.body(1)[4] ^= 4;
-        assertError(() -> WtnsReader.read(MemorySegment.ofArray(p.bytes()), "w.wtns"),
+        assertError(() -> WtnsReader.view(MemorySegment.ofArray(p.bytes()), "w.wtns"),
                 "w.wtns: section 1 (header): unknown prime " + BN.fr().modulus().xor(BigInteger.valueOf(4))
                         + " (supported: the scalar fields of bn128 and bls12381)");
         Container m = wtns(BN);
         m.version = 1;
-        assertError(() -> WtnsReader.read(MemorySegment.ofArray(m.bytes()), "w.wtns"),
+        assertError(() -> WtnsReader.view(MemorySegment.ofArray(m.bytes()), "w.wtns"),
                 "w.wtns: unsupported .wtns version 1 (expected 2)");
     }
 

@@ -8,12 +8,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 class WtnsReaderTest {
 
@@ -41,9 +44,24 @@ class WtnsReaderTest {
     void readsFromMemoryAndWritesSnarkjsBytes(SnarkCurve curve) throws Exception {
         byte[] original = Files.readAllBytes(SnarkjsFixtures.file(curve, "witness.wtns"));
         Path copy = tmp.resolve("copy.wtns");
-        try (Witness w = WtnsReader.read(MemorySegment.ofArray(original), "upload.wtns")) {
+        try (Witness w = WtnsReader.view(MemorySegment.ofArray(original), "upload.wtns")) {
             WtnsWriter.write(w, copy);
         }
         assertArrayEquals(original, Files.readAllBytes(copy));
+    }
+
+    /** An upload is checked in place: the witness's values are a slice of the caller's bytes, no copy off the heap. */
+    @ParameterizedTest
+    @MethodSource("io.proofline.snark.format.SnarkjsFixtures#curves")
+    void aViewOfAnUploadCopiesNothing(SnarkCurve curve) throws Exception {
+        byte[] original = Files.readAllBytes(SnarkjsFixtures.file(curve, "witness.wtns"));
+        try (Witness w = WtnsReader.view(MemorySegment.ofArray(original), "upload.wtns")) {
+            MemorySegment values = w.canonical();
+            assertFalse(values.isNative(), "the values are not copied off the heap");
+            assertSame(original, values.heapBase().orElseThrow(), "the values are the upload's own bytes");
+            int offset = (int) values.address(); // a heap segment's address is its offset in the array
+            original[offset] ^= 1;
+            assertEquals(original[offset], values.get(ValueLayout.JAVA_BYTE, 0), "a change to the upload shows");
+        }
     }
 }
