@@ -261,7 +261,7 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
             w.close();
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, label + ": closing the worker failed (" + e.getMessage()
-                    + "); its context hold was released");
+                    + "); every other part of it was closed regardless");
         }
     }
 

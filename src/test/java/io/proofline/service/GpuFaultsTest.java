@@ -195,7 +195,7 @@ class GpuFaultsTest {
     }
 
     @Test
-    void aPartitionGoesToTheDeviceWhereItFitsAndAFullGpuDoesNotSendItToTheFallback() throws Exception {
+    void aPartitionRefusedForRoomWaitsForTheBusyGpuWhereItFitsRatherThanTakeTheFallback() throws Exception {
         FaultyGpuBackend full = new FaultyGpuBackend();
         full.outOfMemoryStarts.set(Integer.MAX_VALUE);
         FaultyGpuBackend roomy = new FaultyGpuBackend();
@@ -208,7 +208,8 @@ class GpuFaultsTest {
         start(devices("gpu0", full, "gpu1", roomy, "cpu", new CpuProverBackend()), b -> b.breakerMinimumCalls(1));
         JobId held = engine.submit(job());
         assertThat(roomyBusy.await(1, TimeUnit.MINUTES)).isTrue();
-        // gpu1 is busy and gpu0 full: the partition waits for a GPU instead of going to the CPU fallback.
+        // gpu0 has no room and gpu1, where it fits, is busy: the partition waits for gpu1 (a GPU proof started
+        // later still ends sooner than a CPU one started now), as it would for any busy GPU.
         JobId waiting = engine.submit(job());
         Thread.sleep(1500);
         assertThat(engine.status(waiting).state()).isNotEqualTo(JobState.DONE);
@@ -217,6 +218,18 @@ class GpuFaultsTest {
         JobResult result = engine.await(waiting, WAIT);
         assertThat(result.state()).isEqualTo(JobState.DONE);
         assertThat(devicesUsed(result)).containsExactly("gpu1");
+        assertThat(full.events).contains("out of memory");
+        assertThat(breaker("gpu0")).isEqualTo("CLOSED");
+        assertNothingInFlight();
+    }
+
+    @Test
+    void aPartitionWithoutRoomOnTheOnlyGpuGoesToTheFallbackWhereItFits() throws Exception {
+        FaultyGpuBackend gpu = new FaultyGpuBackend();
+        gpu.outOfMemoryStarts.set(Integer.MAX_VALUE);
+        start(devices("gpu0", gpu, "cpu", new CpuProverBackend()), b -> b.breakerMinimumCalls(1));
+        assertThat(devicesUsed(runDone())).containsExactly("cpu");
+        assertThat(gpu.events).containsExactly("opened", "out of memory");
         assertThat(breaker("gpu0")).isEqualTo("CLOSED");
         assertNothingInFlight();
     }

@@ -109,11 +109,12 @@ final class DevicePool {
 
     /**
      * A permit on the least-loaded device that has not faulted on {@code partition}, whose breaker lets work through
-     * and that did not refuse the partition for room, waiting while such devices are merely busy — or full: a device
-     * that refused the partition for capacity counts as busy for it until a prove start ended somewhere or a second
-     * passed, at most {@link EngineConfig#admissionWait()} from the first refusal. Fallback devices are considered
-     * only when no other device can take the partition at all (every other one is excluded, never fits it, or has
-     * its breaker open).
+     * and that has room for it, waiting while such devices are merely busy. A device that refused the partition for
+     * capacity is left out for it until a prove start ended somewhere or a second passed (one that never fits, for
+     * good); when every device is left out so, the partition waits for room, at most
+     * {@link EngineConfig#admissionWait()} from the first refusal. Fallback devices are considered only when no
+     * other device can take the partition at all (every other one is excluded, without room, or has its breaker
+     * open).
      *
      * @throws NoDeviceAvailableException when every candidate's breaker is open, or there is no candidate
      * @throws DeviceRoomTimeoutException when the partition waited for room past the admission wait
@@ -142,8 +143,9 @@ final class DevicePool {
                 if (preferred.lease != null) {
                     return preferred.lease;
                 }
-                // A GPU that is merely full for now is treated like a busy one: the fallback does not take its work.
-                if (!preferred.busy && full.stream().allMatch(s -> s.device.fallback())) {
+                // A device that refused the partition for room is left out like a faulted one (it fits elsewhere,
+                // the fallback included), while one that is merely busy is waited for.
+                if (!preferred.busy) {
                     Placement fallback = place(roomy.stream().filter(s -> s.device.fallback()).toList());
                     if (fallback.lease != null) {
                         return fallback.lease;
