@@ -34,14 +34,37 @@ final class MemoryCgroup implements AutoCloseable {
         try {
             Files.createDirectory(probe);
             Files.writeString(probe.resolve("memory.limit_in_bytes"), Long.toString(256L << 20));
+            // a process must be able to move itself in (a nested container may forbid it)
+            Process moved = new ProcessBuilder("sh", "-c", "echo $$ > \"$0\"", probe.resolve("cgroup.procs").toString())
+                    .redirectErrorStream(true).start();
+            String said = new String(moved.getInputStream().readAllBytes()).trim();
+            if (moved.waitFor() != 0) {
+                return Optional.of("a process cannot join a memory cgroup under " + ROOT + ": " + said);
+            }
             return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.of("interrupted while probing the memory cgroup controller");
         } catch (IOException e) {
             return Optional.of("cannot create a memory cgroup under " + ROOT + ": " + e);
         } finally {
+            removeWhenEmpty(probe);
+        }
+    }
+
+    /** Removes a group whose processes have exited; the kernel may take a moment to let go of them. */
+    private static void removeWhenEmpty(Path group) {
+        for (int attempt = 0; attempt < 50; attempt++) {
             try {
-                Files.deleteIfExists(probe);
-            } catch (IOException ignored) {
-                // an empty group just made; nothing holds it
+                Files.deleteIfExists(group);
+                return;
+            } catch (IOException busy) {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
             }
         }
     }
