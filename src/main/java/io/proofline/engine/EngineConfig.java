@@ -25,7 +25,9 @@ import java.util.OptionalLong;
  * @param deviceRetryAfter    how long an open breaker keeps its device out before trying it again
  * @param queueFullRetryAfter what {@link QueueFullException#retryAfter()} suggests
  * @param admissionWait       how long the partition at the head of the queue may wait for memory before its job
- *                            is ended with an {@link AdmissionTimeoutException} (to be run again later)
+ *                            is ended with an {@link AdmissionTimeoutException} (to be run again later); also how
+ *                            long a partition may wait for room on devices that refused it for capacity
+ *                            ({@link DeviceRoomTimeoutException})
  */
 public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, int synthesisWorkers, int queueCapacity,
                            int handoffCapacity, int finalizerThreads, boolean verifyProofs, int workersPerDevice,

@@ -55,6 +55,8 @@ import static org.assertj.core.api.Assertions.assertThat;
         "proofline.store.polling-interval=100ms",
         "proofline.memory.budget=1GB",
         "proofline.gpu.enabled=false",
+        // one prove start per device at a time: each bad device sees exactly one partition before its breaker opens
+        "proofline.gpu.workers-per-device=1",
         "proofline.console.demo.enabled=false"})
 @Tag("slow")
 class GpuBackendFaultsAbuseTest {

@@ -47,7 +47,7 @@ class GracefulShutdownTest {
                 "--proofline.security.api-keys=" + KEY,
                 "--proofline.gpu.enabled=false",
                 "--proofline.console.demo.enabled=false",
-                "--proofline.pipeline.synthesis-workers=3",
+                "--proofline.pipeline.synthesis-workers=6",
                 "--proofline.pipeline.shutdown-grace=120s",
                 "--proofline.store.polling-interval=200ms",
                 "--proofline.memory.budget=512MB");
@@ -62,7 +62,7 @@ class GracefulShutdownTest {
             String w = Base64.getEncoder().encodeToString(Files.readAllBytes(circuitDir.resolve("witness.wtns")));
             // As many partitions as synthesis workers: all are admitted at once, so none is left queued (a job with
             // a queued partition goes back to the queue at shutdown instead of finishing).
-            String partitions = ("{\"witness\":\"" + w + "\"},").repeat(2) + "{\"witness\":\"" + w + "\"}";
+            String partitions = ("{\"witness\":\"" + w + "\"},").repeat(5) + "{\"witness\":\"" + w + "\"}";
             Api.Response submitted = api.postJson("/api/v1/jobs",
                     "{\"circuitId\":\"%s\",\"partitions\":[%s]}".formatted(circuit, partitions));
             assertThat(submitted.status()).as(submitted.body()).isEqualTo(202);
@@ -89,7 +89,7 @@ class GracefulShutdownTest {
                 proofs.setString(1, job);
                 try (ResultSet rs = proofs.executeQuery()) {
                     rs.next();
-                    assertThat(rs.getInt(1)).isEqualTo(3);
+                    assertThat(rs.getInt(1)).isEqualTo(6);
                 }
             }
         }
