@@ -200,7 +200,8 @@ class MemoryCgroupTest {
                 try {
                     r = api().postJson("/api/v1/jobs", body);
                 } catch (IOException gone) {
-                    if (process.isAlive()) {
+                    // a connection cut by the OOM killer: the process is (about to be) gone
+                    if (!process.waitFor(30, TimeUnit.SECONDS)) {
                         throw gone;
                     }
                     break;
