@@ -26,6 +26,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -311,8 +313,7 @@ public class JobService {
             for (int i = 0; i < partitions.size(); i++) {
                 NewPartition p = partitions.get(i);
                 Path file = JobRunner.inputFile(data, id, i, p.format());
-                Files.write(file, p.bytes(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                        StandardOpenOption.SYNC);
+                writeDurably(file, p.bytes());
                 rows.add(new PartitionRecord(id, i, p.format(), p.bytes().length, null, null, null));
             }
         } catch (IOException e) {
@@ -320,6 +321,21 @@ public class JobService {
             throw new UncheckedIOException(e);
         }
         return rows;
+    }
+
+    /**
+     * The input is on disk before its row commits, so a job that exists can always be read. One write and one
+     * {@code force}: {@code O_SYNC} on a stream makes every 8 KiB chunk a synchronous write, which dominated the
+     * hand-over from the REST call to a job runner for large witnesses (docs/BENCHMARKS.md).
+     */
+    private static void writeDurably(Path file, byte[] bytes) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer buffer = ByteBuffer.wrap(bytes);
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+            channel.force(true);
+        }
     }
 
     private void deleteInputs(String id) {
