@@ -30,7 +30,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -137,12 +136,7 @@ class JobController {
             throw InvalidFieldException.malformed(field, field + " needs exactly one of witness and input");
         }
         if (hasWitness) {
-            try {
-                return new JobService.NewPartition(PartitionInput.Format.WTNS, Base64.getMimeDecoder().decode(p.witness()),
-                        field + ".witness");
-            } catch (IllegalArgumentException e) {
-                throw InvalidFieldException.malformed(field + ".witness", "not base64: " + e.getMessage());
-            }
+            return new JobService.NewPartition(PartitionInput.Format.WTNS, p.witness(), field + ".witness");
         }
         JsonNode input = p.input();
         if (!input.isObject()) {

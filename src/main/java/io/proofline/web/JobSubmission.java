@@ -1,6 +1,7 @@
 package io.proofline.web;
 
 import io.swagger.v3.oas.annotations.media.Schema;
+import tools.jackson.databind.annotation.JsonDeserialize;
 import tools.jackson.databind.JsonNode;
 
 import java.util.List;
@@ -14,8 +15,13 @@ record JobSubmission(
         @Schema(description = "verify each proof before reporting it; default: proofline.verify-proofs") Boolean verify,
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<Partition> partitions) {
 
-    /** One partition: exactly one of a base64 {@code .wtns} or a circuit input object. */
-    record Partition(@Schema(description = "a snarkjs/circom .wtns file, base64") String witness,
+    /**
+     * One partition: exactly one of a base64 {@code .wtns} or a circuit input object. The witness is bound as bytes
+     * so that the parser decodes the base64 as it reads it from the request, never holding the text: as a string it
+     * took several times the witness's size on the heap (the parser's characters, the string, the decoded bytes).
+     */
+    record Partition(@Schema(description = "a snarkjs/circom .wtns file, base64", type = "string", format = "byte")
+                     @JsonDeserialize(using = Base64Witness.class) byte[] witness,
                      @Schema(description = "input.json for the circuit's witness calculator (needs its wasm)")
                      JsonNode input) {
     }
