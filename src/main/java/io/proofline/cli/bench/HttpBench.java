@@ -92,8 +92,7 @@ final class HttpBench implements BenchSuite {
         }
 
         try (ServiceClient client = new ServiceClient(url, apiKey)) {
-            Workload workload = opts.containsKey("--circuit") ? registered(client, opts, partitions)
-                    : devCircuit(client, opts, partitions, out);
+            Workload workload = workload(client, opts, partitions, out);
             out.printf("bench http: %s, circuit %s, %d partition(s) per job, %s jobs%n", url, workload.label(),
                     partitions, workload.witnesses() != null ? "witness (multipart)" : "input (JSON)");
             List<Completed> warm = closedLoop(client, workload, 1, warmup, pollCapMs);
@@ -220,7 +219,14 @@ final class HttpBench implements BenchSuite {
         return failed;
     }
 
-    static Workload devCircuit(ServiceClient client, Map<String, String> opts, int partitions,
+    /** The registered circuit {@code --circuit} names, else a dev circuit made and registered for the run. */
+    static Workload workload(ServiceClient client, Map<String, String> opts, int partitions, PrintStream out)
+            throws Exception {
+        return opts.containsKey("--circuit") ? registered(client, opts, partitions)
+                : devCircuit(client, opts, partitions, out);
+    }
+
+    private static Workload devCircuit(ServiceClient client, Map<String, String> opts, int partitions,
                                        PrintStream out) throws Exception {
         String curveName = opts.getOrDefault("--curve", "bn128");
         SnarkCurve curve = SnarkCurves.byName(curveName)
@@ -264,7 +270,7 @@ final class HttpBench implements BenchSuite {
         }
     }
 
-    static Workload registered(ServiceClient client, Map<String, String> opts, int partitions)
+    private static Workload registered(ServiceClient client, Map<String, String> opts, int partitions)
             throws Exception {
         String id = opts.get("--circuit");
         JsonNode circuit = client.circuit(id);

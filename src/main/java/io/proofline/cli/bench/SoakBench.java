@@ -73,8 +73,7 @@ final class SoakBench implements BenchSuite {
         opts.putIfAbsent("--log-constraints", "12"); // a dev circuit small enough for hours of proofs on a CPU
 
         try (ServiceClient client = new ServiceClient(url, apiKey)) {
-            HttpBench.Workload workload = opts.containsKey("--circuit")
-                    ? HttpBench.registered(client, opts, partitions) : HttpBench.devCircuit(client, opts, partitions, out);
+            HttpBench.Workload workload = HttpBench.workload(client, opts, partitions, out);
             out.printf("bench soak: %s, circuit %s, %d client(s), %d partition(s) per job, %s, samples every %s,"
                     + " slope after %s%n", url, workload.label(), clients, partitions, text(duration), text(period),
                     text(warmup));

@@ -1,16 +1,10 @@
 package io.proofline.cli.bench;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,28 +15,12 @@ import static org.assertj.core.api.Assertions.within;
  * prints a row per sample and the slopes after the warm-up. What it asserts is the rows, the jobs and the slope
  * arithmetic, never a memory figure (seconds of a JVM's life say nothing about a leak).
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "proofline.security.api-keys=soak-key",
-        "proofline.security.admin-password=admin-pw",
-        "proofline.security.requests-per-second=10000",
-        "proofline.console.demo.enabled=false",
-        "proofline.pipeline.synthesis-workers=1",
-        "proofline.memory.budget=1GB"})
-@Tag("slow")
-class SoakBenchTest {
-
-    @DynamicPropertySource
-    static void dataDir(DynamicPropertyRegistry registry) throws Exception {
-        registry.add("proofline.store.data-dir", Files.createTempDirectory("proofline-bench-soak-test")::toString);
-    }
-
-    @LocalServerPort
-    int port;
+class SoakBenchTest extends RunningService {
 
     @Test
     void samplesTheServiceUnderLoadAndPrintsTheSlopes() throws Exception {
         ByteArrayOutputStream text = new ByteArrayOutputStream();
-        int exit = new SoakBench().run(new String[]{"--url", "http://127.0.0.1:" + port, "--api-key", "soak-key",
+        int exit = new SoakBench().run(new String[]{"--url", url(), "--api-key", API_KEY,
                 "--log-constraints", "8", "--clients", "1", "--duration", "8s", "--warmup", "2s", "--sample", "2s"},
                 new PrintStream(text, true, StandardCharsets.UTF_8));
         String out = text.toString(StandardCharsets.UTF_8);
