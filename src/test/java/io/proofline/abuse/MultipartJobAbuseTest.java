@@ -39,6 +39,8 @@ class MultipartJobAbuseTest extends InputAbuseSuite {
                 + BOUNDARY + "\r\nTransfer-Encoding: chunked", pieces, 0));
         assertThat(answer.status()).as(answer.text()).isEqualTo(413);
         assertThat(answer.text()).contains("max-job-size");
+        assertThat(answer.piecesSent()).as("refused while the body was still arriving, not read to its end")
+                .isLessThan(pieces.length);
         assertNothingLeftOf(jobsBefore);
         assertGoodMultipartJobProves(circuit);
         assertServiceStillServes();
