@@ -31,7 +31,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
- * The whole intake path of a multipart job on the request's thread — security and size filters, the controller's
+ * The whole intake path of a job, multipart or JSON (base64), on the request's thread — security and size filters, the controller's
  * streaming reader, staging, the job service's checks (the {@code .wtns} header and every value read from the mapped
  * file), the move into the job's directory and the row — takes a small fraction of a 2^20-variable witness (32 MiB)
  * on the heap: the witness is never copied onto it. The circuit is a row of that shape with a stand-in key file, so
@@ -96,6 +96,41 @@ class JobIntakeHeapTest {
         try (Stream<Path> left = Files.list(data.tmp())) {
             assertThat(left.toList()).as("nothing left staged").isEmpty();
         }
+    }
+
+    @Test
+    void aLargeBase64WitnessIsNeverCopiedOntoTheRequestThreadsHeap() throws Exception {
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
+                "this JVM does not count allocated bytes per thread");
+        String circuitId = circuitOf(VARIABLES, "large-json");
+        String small = circuitOf(WARM_UP, "small-json");
+        byte[] witness = wtns(VARIABLES);
+        byte[] body = json(circuitId, witness);
+        submitJson(json(small, wtns(WARM_UP)));
+
+        long before = threads.getCurrentThreadAllocatedBytes();
+        MvcResult accepted = submitJson(body);
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+        assertThat(allocated).as("bytes allocated on the request thread for a %d-byte witness", witness.length)
+                .isLessThan(witness.length / 16);
+        String jobId = accepted.getResponse().getHeader("Location").replaceAll(".*/", "");
+        assertThat(jobs.partitions(jobId)).singleElement().extracting(PartitionRecord::bytes)
+                .isEqualTo((long) witness.length);
+        mvc.perform(delete("/api/v1/jobs/" + jobId).header("X-API-Key", KEY));
+    }
+
+    private MvcResult submitJson(byte[] body) throws Exception {
+        MvcResult r = mvc.perform(post("/api/v1/jobs").contentType("application/json").content(body)
+                .header("X-API-Key", KEY)).andReturn();
+        assertThat(r.getResponse().getStatus()).as(r.getResponse().getContentAsString()).isEqualTo(202);
+        return r;
+    }
+
+    private static byte[] json(String circuitId, byte[] witness) {
+        return ("{\"circuitId\":\"" + circuitId + "\",\"partitions\":[{\"witness\":\""
+                + java.util.Base64.getEncoder().encodeToString(witness) + "\"}]}").getBytes(StandardCharsets.US_ASCII);
     }
 
     private MvcResult submit(byte[] body, int status) throws Exception {
