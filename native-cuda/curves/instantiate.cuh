@@ -97,20 +97,29 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
         proofline::msm::ones(points, scalars, n, per_thread, out);                                               \
     }
 
-/** The types of one curve: <curve>_fq_t, _fr_t, _affine_t, _xyzz_t, _fq2_t, _g2_affine_t, _g2_xyzz_t. */
+/**
+ * The types of one curve: <curve>_fq_t, _fr_t, _affine_t, _xyzz_t, _fq2_t, _g2_affine_t, _g2_xyzz_t, and the same G2
+ * types over an inlined Fq2 multiplication (_fq2i_t, _g2i_affine_t, _g2i_xyzz_t: ff/fq2_t.cuh says which kernels
+ * take which). Both have one memory layout, so their kernels share buffers.
+ */
 #define PROOFLINE_CURVE_TYPES(curve)                                                                           \
     using curve##_fq_t = proofline::ff::mont_t<proofline::ff::curve##_fq_params>;                                \
     using curve##_fr_t = proofline::ff::mont_t<proofline::ff::curve##_fr_params>;                                \
     using curve##_affine_t = proofline::ec::affine_t<curve##_fq_t>;                                              \
     using curve##_xyzz_t = proofline::ec::xyzz_t<curve##_fq_t>;                                                  \
-    using curve##_fq2_t = proofline::ff::fq2_t<curve##_fq_t>;                                                    \
+    using curve##_fq2_t = proofline::ff::fq2_t<curve##_fq_t, false>;                                             \
     using curve##_g2_affine_t = proofline::ec::affine_t<curve##_fq2_t>;                                          \
-    using curve##_g2_xyzz_t = proofline::ec::xyzz_t<curve##_fq2_t>;
+    using curve##_g2_xyzz_t = proofline::ec::xyzz_t<curve##_fq2_t>;                                              \
+    using curve##_fq2i_t = proofline::ff::fq2_t<curve##_fq_t, true>;                                             \
+    using curve##_g2i_affine_t = proofline::ec::affine_t<curve##_fq2i_t>;                                        \
+    using curve##_g2i_xyzz_t = proofline::ec::xyzz_t<curve##_fq2i_t>;
 
-/** One curve's field kernels (self-tests, Fr conversions) and NTT: <curve>_fq_*, <curve>_fr_*. */
+/** One curve's field kernels (self-tests of Fq, Fr and Fq2, Fr conversions) and NTT: <curve>_fq_*, <curve>_fr_*,
+ *  <curve>_fq2_*. */
 #define PROOFLINE_FIELD_NTT_KERNELS(curve)                                                                       \
     PROOFLINE_FIELD_KERNELS(curve##_fq, curve##_fq_t)                                                            \
     PROOFLINE_FIELD_KERNELS(curve##_fr, curve##_fr_t)                                                            \
+    PROOFLINE_FIELD_KERNELS(curve##_fq2, curve##_fq2i_t)                                                         \
     extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)                         \
         curve##_fr_from_montgomery(curve##_fr_t* x, size_t n) {                                                  \
         proofline::field_from_montgomery(x, n);                                                                  \

@@ -2,9 +2,12 @@
 // (BN254 and BLS12-381 both take u² = −1, as snarkjs/ffjavascript do). An element is c0 + c1·u, stored c0‖c1 —
 // the zkey's layout and the host's (QuadraticField), so G2 points move between host and device unchanged.
 //
-// Multiplication and squaring are real calls (__noinline__): each holds three (two) fully unrolled base
-// multiplications, and inlined into every G2 point formula they made the compiler's front end run for tens of
-// minutes; a call costs a few instructions next to ~3·4N² multiply-adds.
+// Multiplication and squaring are inlined (Inline = true) or real calls (Inline = false). Inlined, the point formulas
+// keep every operand in registers and the scheduler interleaves independent products; that is what the hot kernel,
+// the bucket accumulation, uses. The other G2 kernels (reduction levels, partial sums: several full additions and a
+// doubling each) take the calls, because inlined there the compiler's front end runs for over 12 minutes. The calls
+// take their operands by value, so the ABI passes them in registers: by reference each operand had to be stored to
+// local memory for the call (an 832-byte stack frame in the accumulation), which made G2 cost ~6x G1 instead of ~3x.
 //
 // It offers the interface ec::xyzz_t expects of a field (zero, one, load, store, is_zero, +, −, ·, sqr, dbl, neg),
 // so the same point templates instantiate G2.
@@ -14,7 +17,7 @@
 namespace proofline {
 namespace ff {
 
-template <class Fq>
+template <class Fq, bool Inline>
 struct alignas(16) fq2_t {
     Fq c0, c1;
 
@@ -49,8 +52,24 @@ struct alignas(16) fq2_t {
 
     __device__ __forceinline__ fq2_t neg() const { return fq2_t{c0.neg(), c1.neg()}; }
 
+    __device__ __forceinline__ friend fq2_t operator*(const fq2_t& a, const fq2_t& b) {
+        if constexpr (Inline) {
+            return mul(a, b);
+        } else {
+            return mul_call(a, b);
+        }
+    }
+
+    __device__ __forceinline__ fq2_t sqr() const {
+        if constexpr (Inline) {
+            return sqr_of(*this);
+        } else {
+            return sqr_call(*this);
+        }
+    }
+
     /** Karatsuba, 3 base multiplications: v0 = a0·b0, v1 = a1·b1, c0 = v0 − v1, c1 = (a0 + a1)(b0 + b1) − v0 − v1. */
-    __device__ __noinline__ friend fq2_t operator*(const fq2_t& a, const fq2_t& b) {
+    __device__ __forceinline__ static fq2_t mul(const fq2_t& a, const fq2_t& b) {
         const Fq v0 = a.c0 * b.c0;
         const Fq v1 = a.c1 * b.c1;
         const Fq s = (a.c0 + a.c1) * (b.c0 + b.c1);
@@ -58,10 +77,14 @@ struct alignas(16) fq2_t {
     }
 
     /** Complex squaring, 2 base multiplications: (a0 + a1)(a0 − a1) + 2·a0·a1·u. */
-    __device__ __noinline__ fq2_t sqr() const {
-        const Fq m = c0 * c1;
-        return fq2_t{(c0 + c1) * (c0 - c1), m.dbl()};
+    __device__ __forceinline__ static fq2_t sqr_of(const fq2_t& a) {
+        const Fq m = a.c0 * a.c1;
+        return fq2_t{(a.c0 + a.c1) * (a.c0 - a.c1), m.dbl()};
     }
+
+    __device__ __noinline__ static fq2_t mul_call(fq2_t a, fq2_t b) { return mul(a, b); }
+
+    __device__ __noinline__ static fq2_t sqr_call(fq2_t a) { return sqr_of(a); }
 };
 
 }  // namespace ff
