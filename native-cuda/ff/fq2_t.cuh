@@ -68,6 +68,21 @@ struct alignas(16) fq2_t {
         }
     }
 
+#ifndef PROOFLINE_FQ2_EAGER
+    /**
+     * Karatsuba with lazy reduction (cios_split.cuh, fq2_mul_wide): the products v0 = a0·b0, v1 = a1·b1 and
+     * s = (a0 + a1)(b0 + b1) at full width, c0 = v0 − v1 and c1 = s − v0 − v1 each reduced once: 3 products and 2
+     * Montgomery reductions instead of 3 of each, and the sums a0 + a1, b0 + b1 unreduced.
+     */
+    __device__ __forceinline__ static fq2_t mul(const fq2_t& a, const fq2_t& b) {
+        fq2_t r;
+        uint32_t hi0, hi1;
+        fq2_mul_wide<Fq::N, typename Fq::params>(r.c0.v, hi0, r.c1.v, hi1, a.c0.v, a.c1.v, b.c0.v, b.c1.v);
+        r.c0 = Fq::reduce_once(r.c0, hi0);
+        r.c1 = Fq::reduce_once(r.c1, hi1);
+        return r;
+    }
+#else
     /** Karatsuba, 3 base multiplications: v0 = a0·b0, v1 = a1·b1, c0 = v0 − v1, c1 = (a0 + a1)(b0 + b1) − v0 − v1. */
     __device__ __forceinline__ static fq2_t mul(const fq2_t& a, const fq2_t& b) {
         const Fq v0 = a.c0 * b.c0;
@@ -75,6 +90,7 @@ struct alignas(16) fq2_t {
         const Fq s = (a.c0 + a.c1) * (b.c0 + b.c1);
         return fq2_t{v0 - v1, s - v0 - v1};
     }
+#endif
 
     /** Complex squaring, 2 base multiplications: (a0 + a1)(a0 − a1) + 2·a0·a1·u. */
     __device__ __forceinline__ static fq2_t sqr_of(const fq2_t& a) {
