@@ -2,12 +2,15 @@
 // (BN254 and BLS12-381 both take u² = −1, as snarkjs/ffjavascript do). An element is c0 + c1·u, stored c0‖c1 —
 // the zkey's layout and the host's (QuadraticField), so G2 points move between host and device unchanged.
 //
-// Multiplication and squaring are inlined (Inline = true) or real calls (Inline = false). Inlined, the point formulas
-// keep every operand in registers and the scheduler interleaves independent products; that is what the hot kernel,
-// the bucket accumulation, uses. The other G2 kernels (reduction levels, partial sums: several full additions and a
-// doubling each) take the calls, because inlined there the compiler's front end runs for over 12 minutes. The calls
-// take their operands by value, so the ABI passes them in registers: by reference each operand had to be stored to
-// local memory for the call (an 832-byte stack frame in the accumulation), which made G2 cost ~6x G1 instead of ~3x.
+// How the multiplication and squaring are compiled is a template parameter (fq2_mul), chosen per kernel by measurement
+// (docs/lab/gpu-variants.md, variant 12):
+//   inline            the point formulas keep every operand in registers and the scheduler interleaves independent
+//                     products: the bucket accumulation, the hot kernel, of both curves
+//   call_by_value     a real call whose operands travel in registers: BN254's other G2 kernels (inlined there, the
+//                     reduction levels and partial sums made the compiler's front end run for over 12 minutes)
+//   call_by_reference a real call whose operands go through local memory: BLS12-381's other G2 kernels, whose larger
+//                     points leave no registers to spare, so that passing by value spilled around every call (their
+//                     reduction took 4x as long)
 //
 // It offers the interface ec::xyzz_t expects of a field (zero, one, load, store, is_zero, +, −, ·, sqr, dbl, neg),
 // so the same point templates instantiate G2.
@@ -17,7 +20,9 @@
 namespace proofline {
 namespace ff {
 
-template <class Fq, bool Inline>
+enum class fq2_mul { inline_, call_by_value, call_by_reference };
+
+template <class Fq, fq2_mul Mode>
 struct alignas(16) fq2_t {
     Fq c0, c1;
 
@@ -53,36 +58,25 @@ struct alignas(16) fq2_t {
     __device__ __forceinline__ fq2_t neg() const { return fq2_t{c0.neg(), c1.neg()}; }
 
     __device__ __forceinline__ friend fq2_t operator*(const fq2_t& a, const fq2_t& b) {
-        if constexpr (Inline) {
+        if constexpr (Mode == fq2_mul::inline_) {
             return mul(a, b);
+        } else if constexpr (Mode == fq2_mul::call_by_value) {
+            return mul_by_value(a, b);
         } else {
-            return mul_call(a, b);
+            return mul_by_reference(a, b);
         }
     }
 
     __device__ __forceinline__ fq2_t sqr() const {
-        if constexpr (Inline) {
+        if constexpr (Mode == fq2_mul::inline_) {
             return sqr_of(*this);
+        } else if constexpr (Mode == fq2_mul::call_by_value) {
+            return sqr_by_value(*this);
         } else {
-            return sqr_call(*this);
+            return sqr_by_reference(*this);
         }
     }
 
-#ifndef PROOFLINE_FQ2_EAGER
-    /**
-     * Karatsuba with lazy reduction (cios_split.cuh, fq2_mul_wide): the products v0 = a0·b0, v1 = a1·b1 and
-     * s = (a0 + a1)(b0 + b1) at full width, c0 = v0 − v1 and c1 = s − v0 − v1 each reduced once: 3 products and 2
-     * Montgomery reductions instead of 3 of each, and the sums a0 + a1, b0 + b1 unreduced.
-     */
-    __device__ __forceinline__ static fq2_t mul(const fq2_t& a, const fq2_t& b) {
-        fq2_t r;
-        uint32_t hi0, hi1;
-        fq2_mul_wide<Fq::N, typename Fq::params>(r.c0.v, hi0, r.c1.v, hi1, a.c0.v, a.c1.v, b.c0.v, b.c1.v);
-        r.c0 = Fq::reduce_once(r.c0, hi0);
-        r.c1 = Fq::reduce_once(r.c1, hi1);
-        return r;
-    }
-#else
     /** Karatsuba, 3 base multiplications: v0 = a0·b0, v1 = a1·b1, c0 = v0 − v1, c1 = (a0 + a1)(b0 + b1) − v0 − v1. */
     __device__ __forceinline__ static fq2_t mul(const fq2_t& a, const fq2_t& b) {
         const Fq v0 = a.c0 * b.c0;
@@ -90,7 +84,6 @@ struct alignas(16) fq2_t {
         const Fq s = (a.c0 + a.c1) * (b.c0 + b.c1);
         return fq2_t{v0 - v1, s - v0 - v1};
     }
-#endif
 
     /** Complex squaring, 2 base multiplications: (a0 + a1)(a0 − a1) + 2·a0·a1·u. */
     __device__ __forceinline__ static fq2_t sqr_of(const fq2_t& a) {
@@ -98,9 +91,13 @@ struct alignas(16) fq2_t {
         return fq2_t{(a.c0 + a.c1) * (a.c0 - a.c1), m.dbl()};
     }
 
-    __device__ __noinline__ static fq2_t mul_call(fq2_t a, fq2_t b) { return mul(a, b); }
+    __device__ __noinline__ static fq2_t mul_by_value(fq2_t a, fq2_t b) { return mul(a, b); }
 
-    __device__ __noinline__ static fq2_t sqr_call(fq2_t a) { return sqr_of(a); }
+    __device__ __noinline__ static fq2_t sqr_by_value(fq2_t a) { return sqr_of(a); }
+
+    __device__ __noinline__ static fq2_t mul_by_reference(const fq2_t& a, const fq2_t& b) { return mul(a, b); }
+
+    __device__ __noinline__ static fq2_t sqr_by_reference(const fq2_t& a) { return sqr_of(a); }
 };
 
 }  // namespace ff

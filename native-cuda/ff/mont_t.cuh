@@ -14,7 +14,6 @@ namespace ff {
 
 template <class Params>
 struct alignas(16) mont_t {  // 16-byte aligned: elements move as uint4, in shared memory too
-    using params = Params;
     static constexpr int N = Params::LIMBS;
     static_assert(N % 4 == 0, "limb count must allow 16-byte loads");
     static_assert(Params::BITS <= 32 * N, "p must fit N limbs (sums and CIOS rows carry into an extra word)");
@@ -150,6 +149,7 @@ struct alignas(16) mont_t {  // 16-byte aligned: elements move as uint4, in shar
         return *this * r2;
     }
 
+private:
     /** (hi:s) < 2p → s mod p: subtract p, keep the difference unless the subtraction borrowed. */
     __device__ __forceinline__ static mont_t reduce_once(const mont_t& s, uint32_t hi) {
         mont_t d;

@@ -1,8 +1,6 @@
 // Host test of ff/cios_split.cuh (the carry chains emulated on the CPU): prints, for random a, b < p of each field,
-// "field a b t" in hex, where t is mul_split's unreduced result, and for the base fields of G2 "<field>2 a0 a1 b0 b1
-// r0 r1", fq2_mul_wide's lazily reduced Fq2 product; CiosSplitHostTest checks t ≡ a·b·2^(−32N), r0 ≡ (a0b0 − a1b1)·
-// 2^(−32N), r1 ≡ (a0b1 + a1b0)·2^(−32N) (mod p), each below 2p, against BigInteger (nvcc compiles this for the host;
-// no GPU needed).
+// "field a b t" in hex, where t is mul_split's unreduced result; CiosSplitHostTest checks t ≡ a·b·2^(−32N) (mod p)
+// and t < 2p against BigInteger (nvcc compiles this for the host; no GPU needed).
 #include <cstdio>
 #include <cstdint>
 #include <random>
@@ -62,40 +60,11 @@ static void run(const char* name, std::mt19937_64& rng, int count) {
     }
 }
 
-template <int N>
-static void hex(const uint32_t (&v)[N], uint32_t hi) {
-    std::printf(" %08x", hi);
-    for (int k = N - 1; k >= 0; k--) std::printf("%08x", v[k]);
-}
-
-template <class Params>
-static void run_fq2(const char* name, std::mt19937_64& rng, int count) {
-    constexpr int N = Params::LIMBS;
-    for (int i = 0; i < count; i++) {
-        uint32_t a0[N], a1[N], b0[N], b1[N], r0[N], r1[N], r0_hi, r1_hi;
-        below_p<Params>(a0, rng, i % 7 == 1 ? 1 : (i % 11 == 2 ? 2 : 0));
-        below_p<Params>(a1, rng, i % 3 == 1 ? 1 : (i % 17 == 2 ? 2 : 0));
-        below_p<Params>(b0, rng, i % 5 == 3 ? 1 : (i % 13 == 4 ? 2 : 0));
-        below_p<Params>(b1, rng, i % 4 == 1 ? 1 : (i % 19 == 4 ? 2 : 0));
-        fq2_mul_wide<N, Params>(r0, r0_hi, r1, r1_hi, a0, a1, b0, b1);
-        std::printf("%s2", name);
-        hex(a0, 0);
-        hex(a1, 0);
-        hex(b0, 0);
-        hex(b1, 0);
-        hex(r0, r0_hi);
-        hex(r1, r1_hi);
-        std::printf("\n");
-    }
-}
-
 int main() {
     std::mt19937_64 rng(20261203);
     run<bn254_fq_params>("bn254_fq", rng, 20000);
     run<bn254_fr_params>("bn254_fr", rng, 20000);
     run<bls12_381_fq_params>("bls12_381_fq", rng, 20000);
     run<bls12_381_fr_params>("bls12_381_fr", rng, 20000);
-    run_fq2<bn254_fq_params>("bn254_fq", rng, 20000);
-    run_fq2<bls12_381_fq_params>("bls12_381_fq", rng, 20000);
     return 0;
 }
