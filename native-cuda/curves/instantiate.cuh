@@ -115,7 +115,7 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
     using curve##_g2i_affine_t = proofline::ec::affine_t<curve##_fq2i_t>;                                        \
     using curve##_g2i_xyzz_t = proofline::ec::xyzz_t<curve##_fq2i_t>;
 
-/** The measured best call of each curve (docs/lab/gpu-variants.md, variant 12). */
+/** The measured best call of each curve (docs/lab/gpu-variants.md, variant 13). */
 #define PROOFLINE_CURVE_TYPES_bn254 PROOFLINE_CURVE_TYPES_WITH(bn254, call_by_value)
 #define PROOFLINE_CURVE_TYPES_bls12_381 PROOFLINE_CURVE_TYPES_WITH(bls12_381, call_by_reference)
 #define PROOFLINE_CURVE_TYPES(curve) PROOFLINE_CURVE_TYPES_##curve

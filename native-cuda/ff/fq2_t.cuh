@@ -3,7 +3,7 @@
 // the zkey's layout and the host's (QuadraticField), so G2 points move between host and device unchanged.
 //
 // How the multiplication and squaring are compiled is a template parameter (fq2_mul), chosen per kernel by measurement
-// (docs/lab/gpu-variants.md, variant 12):
+// (docs/lab/gpu-variants.md, variant 13):
 //   inline            the point formulas keep every operand in registers and the scheduler interleaves independent
 //                     products: the bucket accumulation, the hot kernel, of both curves
 //   call_by_value     a real call whose operands travel in registers: BN254's other G2 kernels (inlined there, the

@@ -76,44 +76,58 @@ final class BenchInputs {
     }
 
     /**
-     * {@value #G2_DISTINCT} random multiples k_j·G2 (host scalar multiplications are slow on G2), tiled on the device,
-     * and uniform scalars; the answer is (Σ sᵢ·k_{i mod B})·G2, one more scalar multiplication.
+     * The host half of a G2 MSM input: {@code distinct} random multiples k_j·G2 (host scalar multiplications are slow
+     * on G2), n uniform scalars in {@code arena}, and the answer Σ sᵢ·P_{i mod distinct} = (Σ sᵢ·k_{i mod distinct})·G2,
+     * one more scalar multiplication.
+     *
+     * @param base     the distinct points, affine x‖y over Fq2 (Montgomery limbs); point i of the input is
+     *                 base[i mod distinct]
+     * @param scalars  n canonical scalars
+     * @param expected the answer, affine (all zeros for infinity)
      */
-    static G2Msm g2Msm(GpuCurve curve, int n, SplittableRandom random, GpuStream stream) {
-        CurveGroup g2 = curve.snarkCurve().g2();
-        CurveOps ops = g2.newOps();
-        PrimeField fr = curve.fr();
-        int distinct = Math.min(n, G2_DISTINCT);
-        int pw = g2.affineWidth();
-        long[] base = new long[distinct * pw];
-        long[] logs = new long[distinct * fr.limbs()];
-        for (int j = 0; j < distinct; j++) {
-            long[] k = fr.random(random);
-            System.arraycopy(k, 0, logs, j * fr.limbs(), fr.limbs());
-            System.arraycopy(ops.mulAffine(g2.generatorCopy(), fr.toBigInteger(k)), 0, base, j * pw, pw);
+    record G2Host(long[] base, int distinct, MemorySegment scalars, long[] expected) {
+
+        static G2Host draw(GpuCurve curve, int n, int distinct, SplittableRandom random, Arena arena) {
+            CurveGroup g2 = curve.snarkCurve().g2();
+            CurveOps ops = g2.newOps();
+            PrimeField fr = curve.fr();
+            int pw = g2.affineWidth();
+            long[] base = new long[distinct * pw];
+            long[] logs = new long[distinct * fr.limbs()];
+            for (int j = 0; j < distinct; j++) {
+                long[] k = fr.random(random);
+                System.arraycopy(k, 0, logs, j * fr.limbs(), fr.limbs());
+                System.arraycopy(ops.mulAffine(g2.generatorCopy(), fr.toBigInteger(k)), 0, base, j * pw, pw);
+            }
+            Scalars drawn = Scalars.draw(fr, n, random, distinct, arena);
+            long[] expected = ops.mulAffine(g2.generatorCopy(), drawn.expectedLog(fr, logs));
+            return new G2Host(base, distinct, drawn.values(), expected);
         }
-        long affine = 8L * pw;
-        DeviceBuffer points = DeviceBuffer.allocate(n * affine);
-        DeviceBuffer scalars = null;
-        try {
-            points.upload(base);
-            for (long have = distinct; have < n; have *= 2) {
-                long copy = Math.min(have, n - have);
-                points.copyFromAsync(points, copy * affine, have * affine, stream);
+    }
+
+    /** {@link G2Host} on the device: its distinct points tiled to n by doubling copies, and its scalars. */
+    static G2Msm g2Msm(GpuCurve curve, int n, SplittableRandom random, GpuStream stream) {
+        long affine = 8L * curve.snarkCurve().g2().affineWidth();
+        try (Arena arena = Arena.ofShared()) {
+            G2Host host = G2Host.draw(curve, n, Math.min(n, G2_DISTINCT), random, arena);
+            DeviceBuffer points = DeviceBuffer.allocate(n * affine);
+            DeviceBuffer scalars = null;
+            try {
+                points.upload(host.base());
+                for (long have = host.distinct(); have < n; have *= 2) {
+                    long copy = Math.min(have, n - have);
+                    points.copyFromAsync(points, copy * affine, have * affine, stream);
+                }
+                stream.synchronize();
+                scalars = upload(host.scalars());
+                return new G2Msm(points, scalars, host.expected());
+            } catch (RuntimeException e) {
+                points.close();
+                if (scalars != null) {
+                    scalars.close();
+                }
+                throw e;
             }
-            stream.synchronize();
-            try (Arena arena = Arena.ofShared()) {
-                Scalars drawn = Scalars.draw(fr, n, random, distinct, arena);
-                scalars = upload(drawn.values());
-                long[] expected = ops.mulAffine(g2.generatorCopy(), drawn.expectedLog(fr, logs));
-                return new G2Msm(points, scalars, expected);
-            }
-        } catch (RuntimeException e) {
-            points.close();
-            if (scalars != null) {
-                scalars.close();
-            }
-            throw e;
         }
     }
 
