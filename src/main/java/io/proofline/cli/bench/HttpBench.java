@@ -41,13 +41,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * of P partitions, verifies a sample of the proofs here against the circuit's verification key, and prints p50/p95/p99
  * latency, proofs/s, and the service's peak RSS and device busy fraction read from {@code /api/v1/pipeline}.
  *
- * <p>Waiting is by polling the job with a short backoff (the API has no push for one job); the poll interval's cap,
- * {@code --poll-ms}, bounds what it adds to the latency.
+ * <p>Each client waits for its job with {@code GET /api/v1/jobs/{id}?waitSeconds=N}, which answers as soon as the
+ * job has ended: no polling interval adds to the latency, and the waits stay within the service's request rate.
  */
 final class HttpBench implements BenchSuite {
 
     private static final String DEFAULT_URL = "http://127.0.0.1:8080";
-    private static final long FIRST_POLL_MS = 2;
+    /** One wait's length; a job that runs longer is waited for again. */
+    static final int WAIT_SECONDS = 30;
 
     @Override
     public String name() {
@@ -58,11 +59,16 @@ final class HttpBench implements BenchSuite {
     public String description() {
         return "a running service over HTTP: --api-key K [--url " + DEFAULT_URL + "] [--clients 1,16] [--jobs N]"
                 + " [--partitions P] [--circuit ID (--witness F | --input F) | --curve bn128 --log-constraints 14]"
-                + " [--warmup 2] [--verify-sample 4] [--poll-ms 20]";
+                + " [--warmup 2] [--verify-sample 4]";
     }
 
     /** What one job saw: its latency, the server's timings, the proofs' JSON. */
-    record Completed(long latencyNanos, JsonNode job, JsonNode proofs) {
+    /**
+     * One job as its client saw it: {@code submitNanos} the submit call, {@code latencyNanos} submit to proofs
+     * fetched, {@code fetchedAt} the wall-clock instant the proofs were in hand (to split the latency with the job's
+     * own timestamps; client and service share a clock when run on one host).
+     */
+    record Completed(long latencyNanos, long submitNanos, Instant fetchedAt, JsonNode job, JsonNode proofs) {
     }
 
     /** The circuit driven and what a job of it carries. */
@@ -77,31 +83,29 @@ final class HttpBench implements BenchSuite {
     public int run(String[] args, PrintStream out) throws Exception {
         Map<String, String> opts = Options.parse(args, "--url", "--api-key", "--clients", "--jobs", "--partitions",
                 "--circuit", "--witness", "--input", "--curve", "--log-constraints", "--seed", "--warmup",
-                "--verify-sample", "--poll-ms");
+                "--verify-sample");
         URI url = URI.create(opts.getOrDefault("--url", DEFAULT_URL));
         String apiKey = Options.require(opts, "--api-key");
         List<Integer> clients = Options.intList(opts, "--clients", List.of(1, 4));
         int partitions = Options.intValue(opts, "--partitions", 1);
         int warmup = Options.intValue(opts, "--warmup", 2);
         int verifySample = Options.intValue(opts, "--verify-sample", 4);
-        long pollCapMs = Options.intValue(opts, "--poll-ms", 20);
-        if (partitions < 1 || warmup < 0 || verifySample < 0 || pollCapMs < 1
-                || clients.stream().anyMatch(c -> c < 1)) {
-            throw new UsageException("--clients, --partitions and --poll-ms must be positive; --warmup and "
-                    + "--verify-sample not negative");
+        if (partitions < 1 || warmup < 0 || verifySample < 0 || clients.stream().anyMatch(c -> c < 1)) {
+            throw new UsageException("--clients and --partitions must be positive; --warmup and --verify-sample not "
+                    + "negative");
         }
 
         try (ServiceClient client = new ServiceClient(url, apiKey)) {
             Workload workload = workload(client, opts, partitions, out);
             out.printf("bench http: %s, circuit %s, %d partition(s) per job, %s jobs%n", url, workload.label(),
                     partitions, workload.witnesses() != null ? "witness (multipart)" : "input (JSON)");
-            List<Completed> warm = closedLoop(client, workload, 1, warmup, pollCapMs);
+            List<Completed> warm = closedLoop(client, workload, 1, warmup);
             int failures = check(warm, workload, warm.size(), out);
 
             List<String> rows = new ArrayList<>();
-            rows.add(String.format("%-8s %6s %7s %9s %9s %9s %9s %9s %10s %11s %13s %10s  %s", "clients", "jobs",
-                    "proofs", "p50 ms", "p95 ms", "p99 ms", "max ms", "proofs/s", "engine ms", "outside ms",
-                    "start p50/95", "peak RSS", "device busy"));
+            rows.add(String.format("%-8s %6s %7s %9s %9s %9s %9s %9s %10s %11s %10s %13s %8s %8s %10s  %s",
+                    "clients", "jobs", "proofs", "p50 ms", "p95 ms", "p99 ms", "max ms", "proofs/s", "engine ms",
+                    "outside ms", "submit ms", "start p50/95", "run+ ms", "tail ms", "peak RSS", "device busy"));
             for (int c : clients) {
                 int jobs = Options.intValue(opts, "--jobs", Math.max(8, 4 * c));
                 PipelineSampler.Figures figures;
@@ -109,7 +113,7 @@ final class HttpBench implements BenchSuite {
                 long wall;
                 try (PipelineSampler sampler = new PipelineSampler(client)) {
                     long start = System.nanoTime();
-                    done = closedLoop(client, workload, c, jobs, pollCapMs);
+                    done = closedLoop(client, workload, c, jobs);
                     wall = System.nanoTime() - start;
                     figures = sampler.finish();
                 }
@@ -120,9 +124,11 @@ final class HttpBench implements BenchSuite {
             out.println();
             rows.forEach(out::println);
             out.println("latency: submit -> proofs fetched, per job; engine ms: the median job's time in the service's "
-                    + "engine (its timings.totalMs); outside ms: the median of latency - engine time (REST, storage, "
-                    + "hand-over, polling); start: createdAt -> startedAt in ms (the hand-over from the REST call to a "
-                    + "job runner); peak RSS: largest sampled VmRSS; device busy: share of "
+                    + "engine (its timings.totalMs); outside ms: the median of latency - engine time, split (medians) "
+                    + "into submit ms: the submit call (upload, durable write of the inputs, the job's rows); start: "
+                    + "createdAt -> startedAt (the hand-over from the REST call to a job runner); run+ ms: startedAt -> "
+                    + "finishedAt minus the engine time (reading inputs back, the job's writes); tail ms: finishedAt -> "
+                    + "proofs fetched (the wait's answer, the fetch); peak RSS: largest sampled VmRSS; device busy: share of "
                     + PipelineSampler.PERIOD.toMillis() + " ms samples with a prove start running");
             return failures == 0 ? 0 : 1;
         }
@@ -135,18 +141,24 @@ final class HttpBench implements BenchSuite {
         long[] outside = done.stream().mapToLong(d -> d.latencyNanos() / 1_000_000 - engineMillis(d.job()))
                 .sorted().toArray();
         long[] handOver = done.stream().mapToLong(d -> startMillis(d.job())).sorted().toArray();
+        long[] submit = done.stream().mapToLong(d -> d.submitNanos() / 1_000_000).sorted().toArray();
+        long[] runOverhead = done.stream().mapToLong(d -> runMillis(d.job()) - engineMillis(d.job())).sorted().toArray();
+        long[] tail = done.stream().mapToLong(d -> Duration.between(instant(d.job(), "finishedAt"), d.fetchedAt())
+                .toMillis()).sorted().toArray();
         double proofsPerSecond = (double) done.size() * partitions / (wallNanos / 1e9);
-        return String.format("%-8d %6d %7d %9.1f %9.1f %9.1f %9.1f %9.2f %10d %11d %13s %10s  %s", clients,
+        return String.format("%-8d %6d %7d %9.1f %9.1f %9.1f %9.1f %9.2f %10d %11d %10d %13s %8d %8d %10s  %s",
+                clients,
                 done.size(), done.size() * partitions, ms(percentile(latencies, 50)), ms(percentile(latencies, 95)),
                 ms(percentile(latencies, 99)), ms(latencies[latencies.length - 1]), proofsPerSecond,
-                percentile(engine, 50), percentile(outside, 50),
-                percentile(handOver, 50) + "/" + percentile(handOver, 95), mib(figures.peakRssBytes()),
+                percentile(engine, 50), percentile(outside, 50), percentile(submit, 50),
+                percentile(handOver, 50) + "/" + percentile(handOver, 95), percentile(runOverhead, 50),
+                percentile(tail, 50), mib(figures.peakRssBytes()),
                 figures.busyText());
     }
 
     /** {@code jobs} jobs over {@code clients} concurrent clients, each one job at a time. */
-    private static List<Completed> closedLoop(ServiceClient client, Workload workload, int clients, int jobs,
-                                              long pollCapMs) throws Exception {
+    private static List<Completed> closedLoop(ServiceClient client, Workload workload, int clients, int jobs)
+            throws Exception {
         AtomicInteger left = new AtomicInteger(jobs);
         List<Completed> done = Collections.synchronizedList(new ArrayList<>());
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -154,7 +166,7 @@ final class HttpBench implements BenchSuite {
             for (int i = 0; i < clients; i++) {
                 runs.add(pool.submit(() -> {
                     while (left.getAndDecrement() > 0) {
-                        done.add(oneJob(client, workload, pollCapMs));
+                        done.add(oneJob(client, workload));
                     }
                     return null;
                 }));
@@ -166,24 +178,22 @@ final class HttpBench implements BenchSuite {
         return done;
     }
 
-    static Completed oneJob(ServiceClient client, Workload workload, long pollCapMs)
+    static Completed oneJob(ServiceClient client, Workload workload)
             throws IOException, InterruptedException {
         long start = System.nanoTime();
         String id = workload.witnesses() != null ? client.submitWitnesses(workload.circuitId(), workload.witnesses())
                 : client.submitInputs(workload.circuitId(), workload.inputs());
-        long pollMs = FIRST_POLL_MS;
-        JsonNode job = client.job(id);
+        long submitted = System.nanoTime();
+        JsonNode job = client.awaitJob(id, WAIT_SECONDS);
         while (!terminal(job)) {
-            Thread.sleep(pollMs);
-            pollMs = Math.min(pollCapMs, pollMs * 2);
-            job = client.job(id);
+            job = client.awaitJob(id, WAIT_SECONDS);
         }
         if (!"DONE".equals(job.path("status").asString())) {
             throw new IOException("job " + id + " ended " + job.path("status").asString() + ": "
                     + job.path("error").asString());
         }
         JsonNode proofs = client.proofs(id);
-        return new Completed(System.nanoTime() - start, job, proofs);
+        return new Completed(System.nanoTime() - start, submitted - start, Instant.now(), job, proofs);
     }
 
     private static boolean terminal(JsonNode job) {
@@ -295,8 +305,16 @@ final class HttpBench implements BenchSuite {
     }
 
     private static long startMillis(JsonNode job) {
-        return Duration.between(Instant.parse(job.path("createdAt").asString()),
-                Instant.parse(job.path("startedAt").asString())).toMillis();
+        return Duration.between(instant(job, "createdAt"), instant(job, "startedAt")).toMillis();
+    }
+
+    /** The job's run on an instance, from taking it to storing its outcome. */
+    private static long runMillis(JsonNode job) {
+        return Duration.between(instant(job, "startedAt"), instant(job, "finishedAt")).toMillis();
+    }
+
+    private static Instant instant(JsonNode job, String field) {
+        return Instant.parse(job.path(field).asString());
     }
 
     static long percentile(long[] sorted, int p) {
