@@ -1,6 +1,7 @@
 package io.proofline.algebra.curve;
 
 import io.proofline.algebra.field.FieldOps;
+import io.proofline.algebra.field.LaneMontgomery;
 import io.proofline.algebra.field.PrimeField;
 import io.proofline.algebra.field.QuadraticField;
 
@@ -24,8 +25,9 @@ import java.util.Arrays;
  *   <li>P = B (same x, same y): tangent slope λ = 3x²/(2y) (a = 0), or infinity where y = 0;
  *   <li>P = −B (same x, other y): the bucket becomes empty (its denominator is replaced by 1 in the batch).
  * </ul>
- * Where the field is a 254-bit prime field or its quadratic extension (BN254 G1, G2) and the Vector API is resolved,
- * a batch's multiplications run on SIMD lanes ({@link LaneSlopes}, {@link LaneSlopes2}); a JVM started without
+ * Where {@link LaneMontgomery} has a kernel for the prime field or the base of the quadratic extension (BN254 and
+ * BLS12-381, G1 and G2) and the Vector API is resolved, a batch's multiplications run on SIMD lanes
+ * ({@link LaneSlopes}, {@link LaneSlopes2}); a JVM started without
  * {@code --add-modules jdk.incubator.vector} keeps them scalar. Both give identical buckets.
  * Not thread-safe: one per MSM task. Allocates its arrays once; nothing per addition.
  */
@@ -104,15 +106,11 @@ final class BatchAffineBuckets {
         this.s = new long[4 * w];
         this.negated = new long[2 * w];
         this.lanes = !lanesAllowed ? null
-                : f instanceof PrimeField pf && fitsLanes(pf) ? LaneSlopes.forThisThread(pf, capacity)
-                : f instanceof QuadraticField qf && fitsLanes(qf.base()) ? LaneSlopes2.forThisThread(qf, capacity)
+                : f instanceof PrimeField pf && LaneMontgomery.supports(pf) ? LaneSlopes.forThisThread(pf, capacity)
+                : f instanceof QuadraticField qf && LaneMontgomery.supports(qf.base())
+                        ? LaneSlopes2.forThisThread(qf, capacity)
                 : null;
         this.num = lanes == null ? null : new long[capacity * w];
-    }
-
-    /** The fields {@link io.proofline.algebra.field.LaneMontgomery} handles: 254-bit, 4 limbs (BN254 𝔽q). */
-    private static boolean fitsLanes(PrimeField pf) {
-        return pf.limbs() == 4 && pf.modulus().bitLength() == 254;
     }
 
     /** Whether batches of at least {@link LaneSlopes#MIN_BATCH} additions run on Vector API lanes. */
