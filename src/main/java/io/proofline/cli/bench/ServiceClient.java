@@ -134,6 +134,11 @@ final class ServiceClient implements AutoCloseable {
         return expect("job " + id, send(get("/api/v1/jobs/" + id)), 200);
     }
 
+    /** {@code GET /api/v1/jobs/{id}?waitSeconds=N}: the job once it has ended, or its state after that long. */
+    JsonNode awaitJob(String id, int waitSeconds) throws IOException, InterruptedException {
+        return expect("job " + id, send(get("/api/v1/jobs/" + id + "?waitSeconds=" + waitSeconds)), 200);
+    }
+
     JsonNode proofs(String jobId) throws IOException, InterruptedException {
         return expect("proofs of " + jobId, send(get("/api/v1/jobs/" + jobId + "/proof")), 200);
     }
