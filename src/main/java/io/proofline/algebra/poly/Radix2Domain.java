@@ -199,15 +199,17 @@ public final class Radix2Domain {
         int blockSize = 1 << blockLog;
         MemorySegment segment = v.segment();
         long blockBytes = (long) blockSize * 8 * limbs;
+        int blockLongs = blockSize * limbs;
         ParallelRange.forEach(size / blockSize, 1, (fromBlock, toBlock) -> {
-            long[] block = new long[blockSize * limbs];
-            long[] product = new long[limbs];
+            Scratch scratch = Scratch.forThisThread(limbs);
+            long[] block = scratch.block;
+            long[] product = scratch.product;
             for (long b = fromBlock; b < toBlock; b++) {
-                MemorySegment.copy(segment, FieldVector.LIMB, b * blockBytes, block, 0, block.length);
+                MemorySegment.copy(segment, FieldVector.LIMB, b * blockBytes, block, 0, blockLongs);
                 for (int stage = 1; stage <= blockLog; stage++) {
-                    blockStage(block, stage, blockLog, product);
+                    blockStage(block, blockSize, stage, blockLog, product);
                 }
-                MemorySegment.copy(block, 0, segment, FieldVector.LIMB, b * blockBytes, block.length);
+                MemorySegment.copy(block, 0, segment, FieldVector.LIMB, b * blockBytes, blockLongs);
             }
         });
         if (log <= blockLog) {
@@ -236,10 +238,11 @@ public final class Radix2Domain {
         long strideBytes = stride * 8 * limbs;
         long[] step = table == null ? rootOfUnity(field, 2 * half) : null;
         ParallelRange.forEach(size / 2 / RUN, 1, (fromRun, toRun) -> {
-            long[] us = new long[RUN * limbs];
-            long[] ts = new long[RUN * limbs];
-            long[] tws = new long[RUN * limbs];
-            long[] product = new long[limbs];
+            Scratch scratch = Scratch.forThisThread(limbs);
+            long[] us = scratch.us;
+            long[] ts = scratch.ts;
+            long[] tws = scratch.tws;
+            long[] product = scratch.product;
             for (long r = fromRun; r < toRun; r++) {
                 long k = r * RUN;
                 long j0 = k & (half - 1);
@@ -281,10 +284,9 @@ public final class Radix2Domain {
      * twiddle of pair j being ω^(j·N/(2·half)). The first pair of every group has twiddle 1 and skips its
      * multiplication (all of stage 1, half of stage 2, …: about 2 stages' worth of multiplications per transform).
      */
-    private void blockStage(long[] block, int stage, int blockLog, long[] product) {
+    private void blockStage(long[] block, int n, int stage, int blockLog, long[] product) {
         int half = 1 << (stage - 1);
         int twiddleStride = (1 << (blockLog - stage)) * limbs;
-        int n = block.length / limbs;
         for (int group = 0; group < n; group += 2 * half) {
             int u = group * limbs;
             int t = (group + half) * limbs;
@@ -298,6 +300,40 @@ public final class Radix2Domain {
                 field.sub(block, u, product, 0, block, t);
                 field.add(block, u, product, 0, block, u);
             }
+        }
+    }
+
+    /**
+     * One thread's working arrays for the butterflies: a block and a run's u, t and twiddle halves (112 KiB at 4
+     * limbs). Kept per thread, like the MSM's bucket sets, so that a transform allocates nothing once the pool's
+     * threads have theirs (a fresh set per chunk was most of a CPU proof's heap garbage after the MSMs).
+     */
+    private static final class Scratch {
+        private static final ThreadLocal<Scratch> PER_THREAD = new ThreadLocal<>();
+
+        final int limbs;
+        final long[] block;
+        final long[] us;
+        final long[] ts;
+        final long[] tws;
+        final long[] product;
+
+        private Scratch(int limbs) {
+            this.limbs = limbs;
+            this.block = new long[(1 << BLOCK_LOG) * limbs];
+            this.us = new long[RUN * limbs];
+            this.ts = new long[RUN * limbs];
+            this.tws = new long[RUN * limbs];
+            this.product = new long[limbs];
+        }
+
+        static Scratch forThisThread(int limbs) {
+            Scratch s = PER_THREAD.get();
+            if (s == null || s.limbs != limbs) {
+                s = new Scratch(limbs);
+                PER_THREAD.set(s);
+            }
+            return s;
         }
     }
 }
