@@ -12,6 +12,9 @@
 #   scripts/device-bundle.sh --kernels-there
 #         no local nvcc run: the printed command builds the fatbin on the GPU machine (16 cores: about a minute,
 #         against many minutes on a busy 2-core development machine) and passes it with --kernels DIR
+#   scripts/device-bundle.sh --tests
+#         also the GPU JUnit tests (tag "gpu") and the JUnit console launcher, run there by .device/test.sh, e.g.
+#         .device/test.sh -Dproofline.test.gpu.kernels=/tmp/pf -Dproofline.test.gpu.log=16
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # A JDK 25: JAVA_HOME, else the one whose java is on the PATH (jlink comes from it).
@@ -21,7 +24,16 @@ kernels_there=false
 # Where the bundle goes: .device/ by default; PROOFLINE_BUNDLE_DIR puts it elsewhere (e.g. into another checkout
 # when this one is not the tree that is sent to the GPU machine).
 bundle="${PROOFLINE_BUNDLE_DIR:-.device}"
-[[ "${1:-}" == "--kernels-there" ]] && kernels_there=true
+with_tests=false
+for arg in "$@"; do
+    case "$arg" in
+        --kernels-there) kernels_there=true ;;
+        --tests) with_tests=true ;;
+        *) echo "usage: scripts/device-bundle.sh [--kernels-there] [--tests]" >&2; exit 2 ;;
+    esac
+done
+# The JUnit console launcher of the project's JUnit version, for --tests.
+junit_version=6.0.3
 jcuda_version=12.6.0
 m2="${HOME}/.m2/repository/org/jcuda"
 
@@ -80,6 +92,37 @@ here="$(cd "$(dirname "$0")" && pwd)"
 exec "$here/jre/bin/java" --enable-native-access=ALL-UNNAMED ${PROOFLINE_JAVA_OPTS:--Xmx48g} -cp "$here/lib/*" io.proofline.cli.Cli "$@"
 RUN
 chmod +x "$bundle"/run.sh
+
+rm -rf "$bundle"/test "$bundle"/test.sh
+if $with_tests; then
+    # The tests tagged "gpu" need no Spring and no fixtures: their classes and the console launcher are enough.
+    mvn -q -B -Dproofline.skipCuda -DskipTests test-compile >/dev/null
+    mvn -q -B dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:$junit_version \
+        -DoutputDirectory="$bundle"/test >/dev/null
+    # Each class tagged "gpu" (by its source) with its nested and anonymous classes.
+    classes=$(grep -rl '@Tag("gpu")' src/test/java | sed 's|^src/test/java/||; s|\.java$||')
+    [[ -n "$classes" ]] || { echo "no test is tagged gpu" >&2; exit 1; }
+    entries=()
+    for c in $classes; do
+        for f in target/test-classes/"$c".class target/test-classes/"$c"\$*.class; do
+            [[ -f "$f" ]] && entries+=(-C target/test-classes "${f#target/test-classes/}")
+        done
+    done
+    "$JAVA_HOME/bin/jar" --create --file "$bundle"/test/proofline-gpu-tests.jar "${entries[@]}"
+    tests=$(for c in $classes; do printf -- '--select-class %s ' "${c//\//.}"; done)
+    cat > "$bundle"/test.sh <<TEST
+#!/usr/bin/env bash
+# Runs the GPU JUnit tests with the bundled runtime; JVM options (-D...) first, e.g.
+#   .device/test.sh -Dproofline.test.gpu.kernels=/tmp/pf -Dproofline.test.gpu.log=16
+here="\$(cd "\$(dirname "\$0")" && pwd)"
+opts=(); while [[ "\${1:-}" == -D* || "\${1:-}" == -X* ]]; do opts+=("\$1"); shift; done
+exec "\$here/jre/bin/java" --enable-native-access=ALL-UNNAMED -Xmx32g "\${opts[@]}" \\
+    -jar "\$here/test/junit-platform-console-standalone-$junit_version.jar" execute \\
+    --class-path "\$here/test/proofline-gpu-tests.jar:\$(ls "\$here"/lib/*.jar | tr '\\n' ':')" \\
+    --include-tag gpu $tests --details=tree --disable-banner --disable-ansi-colors --fail-if-no-tests "\$@"
+TEST
+    chmod +x "$bundle"/test.sh
+fi
 
 echo "bundle: $(du -sh "$bundle" | cut -f1) in $bundle/ (kernels: sm_${archs// /, sm_})"
 echo "run on the device machine (carry $bundle):"

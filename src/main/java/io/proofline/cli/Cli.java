@@ -26,6 +26,7 @@ public final class Cli {
     private static final Map<String, Command> COMMANDS = new TreeMap<>();
 
     static {
+        RunTimings.touch();
         register("bench", new BenchCommand());
         register("dev-circuit", new DevCircuitCommand());
         register("prove", new ProveCommand());
@@ -35,6 +36,7 @@ public final class Cli {
         register("gpu-selftest", new GpuSelfTestCommand(false));
         register("gpu-bench", new GpuSelfTestCommand(true));
         register("heap-opts", new HeapOptsCommand());
+        register("aot-training", new AotTrainingCommand());
     }
 
     private static void register(String name, Command command) {

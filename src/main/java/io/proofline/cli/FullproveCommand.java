@@ -24,31 +24,31 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * {@code fullprove <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json> [--backend cpu|gpu]} and
- * the GPU flags ({@link GpuOptions}): computes the witness with the circuit's witness calculator, then proves (snarkjs {@code groth16 fullprove}).
+ * {@code fullprove <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json> [--backend auto|cpu|gpu]}
+ * and the GPU flags ({@link GpuOptions}): computes the witness with the circuit's witness calculator, then proves (snarkjs {@code groth16 fullprove}).
  */
 final class FullproveCommand implements Cli.Command {
 
     @Override
     public String usage() {
-        return "fullprove <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json> [--backend cpu|gpu] "
-                + GpuOptions.USAGE;
+        return "fullprove <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json> "
+                + BackendChoice.USAGE + " " + GpuOptions.USAGE;
     }
 
     @Override
     public int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-        Map<String, String> opts = Options.parse(args, GpuOptions.with("--backend"));
+        Map<String, String> opts = Options.parse(args, GpuOptions.with(BackendChoice.OPTION));
         if (Options.positionalCount(opts) != 5) {
             throw new UsageException("expected 5 file arguments");
         }
-        var backend = ProveCommand.backend(opts);
+        BackendChoice.check(opts);
         Path input = CliFiles.existing(opts.get("0"));
         Path wasm = CliFiles.existing(opts.get("1"));
         Path zkey = CliFiles.existing(opts.get("2"));
         try (ProvingKey key = ZkeyReader.read(zkey, PointCheck.CURVE);
              Witness witness = computeWitness(input, wasm)) {
             WtnsReader.requireFits(witness, key, wasm.getFileName() + " (computed witness)");
-            Proof proof = new Groth16Prover(backend).prove(key, witness);
+            Proof proof = new Groth16Prover(ProveCommand.chosen(opts, err)).prove(key, witness);
             ProveCommand.write(proof, witness, key.nPublic(), Path.of(opts.get("3")), Path.of(opts.get("4")));
         }
         return 0;

@@ -1,6 +1,5 @@
 package io.proofline.cli;
 
-import io.proofline.gpu.GpuProverBackend;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.R1cs;
@@ -14,56 +13,73 @@ import io.proofline.snark.format.PointCheck;
 import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.prover.Groth16Prover;
 import io.proofline.snark.prover.ProverBackend;
-import io.proofline.snark.prover.ProverBackends;
 import io.proofline.snark.prover.Synthesis;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
- * {@code prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu] [--r1cs circuit.r1cs]}
- * and the GPU flags ({@link GpuOptions}): rapidsnark's argument order. With {@code --r1cs} the witness is first checked
- * against every constraint.
+ * {@code prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend auto|cpu|gpu] [--r1cs circuit.r1cs]
+ * [--timings]} and the GPU flags ({@link GpuOptions}): rapidsnark's argument order. The backend is chosen as
+ * {@link BackendChoice} says (auto: the GPU where one is usable). With {@code --r1cs} the witness is first checked
+ * against every constraint; with {@code --timings} the run's split is printed on stderr ({@link RunTimings}).
  */
 final class ProveCommand implements Cli.Command {
 
+    static final String TIMINGS = "--timings";
+
     @Override
     public String usage() {
-        return "prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend "
-                + String.join("|", ProverBackends.names()) + "] [--r1cs circuit.r1cs] " + GpuOptions.USAGE;
+        return "prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> " + BackendChoice.USAGE
+                + " [--r1cs circuit.r1cs] [--timings] " + GpuOptions.USAGE;
     }
 
     @Override
     public int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-        Map<String, String> opts = Options.parse(args, GpuOptions.with("--backend", "--r1cs"));
+        RunTimings timings = new RunTimings();
+        boolean printTimings = Arrays.asList(args).contains(TIMINGS);
+        Map<String, String> opts = Options.parse(withoutFlag(args, TIMINGS),
+                GpuOptions.with(BackendChoice.OPTION, "--r1cs"));
         if (Options.positionalCount(opts) != 4) {
             throw new UsageException("expected 4 file arguments");
         }
-        ProverBackend backend = backend(opts);
+        BackendChoice.check(opts);
         Path zkey = CliFiles.existing(opts.get("0"));
         Path wtns = CliFiles.existing(opts.get("1"));
-        try (ProvingKey key = ZkeyReader.read(zkey, PointCheck.CURVE);
-             Witness witness = WtnsReader.read(wtns, key)) {
-            if (opts.containsKey("--r1cs")) {
-                requireSatisfies(CliFiles.existing(opts.get("--r1cs")), witness, wtns);
+        try (ProvingKey key = ZkeyReader.read(zkey, PointCheck.CURVE)) {
+            timings.mark("key read");
+            try (Witness witness = WtnsReader.read(wtns, key)) {
+                timings.mark("witness read");
+                if (opts.containsKey("--r1cs")) {
+                    requireSatisfies(CliFiles.existing(opts.get("--r1cs")), witness, wtns);
+                    timings.mark("r1cs check");
+                }
+                ProverBackend backend = chosen(opts, err);
+                timings.mark("backend");
+                Proof proof = new Groth16Prover(backend).prove(key, witness);
+                timings.mark("proof");
+                write(proof, witness, key.nPublic(), Path.of(opts.get("2")), Path.of(opts.get("3")));
+                timings.mark("files written");
             }
-            Proof proof = new Groth16Prover(backend).prove(key, witness);
-            write(proof, witness, key.nPublic(), Path.of(opts.get("2")), Path.of(opts.get("3")));
+        }
+        if (printTimings) {
+            timings.print(err);
         }
         return 0;
     }
 
-    /** The backend {@code --backend} names; the GPU one with the configuration of the GPU flags. */
-    static ProverBackend backend(Map<String, String> opts) throws UsageException {
-        String name = opts.getOrDefault("--backend", "cpu");
-        if (name.equals(GpuProverBackend.NAME)) {
-            return new GpuProverBackend(GpuOptions.config(opts));
-        }
-        return ProverBackends.byName(name).orElseThrow(() -> new UsageException("unknown backend '" + name
-                + "' (available: " + String.join(", ", ProverBackends.names()) + ")"));
+    /** The backend of {@code opts}' {@code --backend}; for auto, the line saying which and why goes to {@code err}. */
+    static ProverBackend chosen(Map<String, String> opts, PrintStream err) throws UsageException {
+        BackendChoice choice = BackendChoice.of(opts);
+        choice.note().ifPresent(err::println);
+        return choice.backend();
     }
 
+    private static String[] withoutFlag(String[] args, String flag) {
+        return Arrays.stream(args).filter(a -> !a.equals(flag)).toArray(String[]::new);
+    }
     static void requireSatisfies(Path r1csPath, Witness witness, Path wtns) throws Exception {
         R1cs r1cs = R1csReader.read(r1csPath);
         try {

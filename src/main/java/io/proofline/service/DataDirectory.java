@@ -26,7 +26,8 @@ import java.util.stream.Stream;
  * <pre>
  *   circuits/&lt;sha256&gt;/circuit.zkey, circuit.wasm, circuit.r1cs, verification_key.json
  *   jobs/&lt;job id&gt;/&lt;partition&gt;.wtns | .json
- *   tmp/&lt;tag&gt;.&lt;uuid&gt;   a registration being staged, a circuit being withdrawn; the tag names the instance
+ *   tmp/&lt;tag&gt;.&lt;uuid&gt;   a registration or a job's inputs being staged, a circuit being withdrawn; the tag
+ *                    names the instance
  *   db/              the embedded H2 database (when no other is configured)
  * </pre>
  * {@code tmp/} is inside the data directory so that a staged circuit reaches {@code circuits/} with one rename.
@@ -39,12 +40,6 @@ public final class DataDirectory {
     private static final Pattern JOB_ID = Pattern.compile("[0-9a-f-]{36}");
 
     private static final Pattern TAGGED = Pattern.compile("([0-9a-f]{12})\\..+");
-    /**
-     * An entry of another instance untouched this long is left over from a crash: a registration stages its parts
-     * from uploads already on disk and validates them under the witness load timeout, far within this.
-     */
-    static final Duration STALE_AFTER = Duration.ofHours(1);
-
     private final Path root;
     private final String tag;
 
@@ -119,7 +114,12 @@ public final class DataDirectory {
 
     /** A new, empty directory under {@code tmp/} for this instance: where a registration stages its files. */
     Path newStagingDirectory() throws IOException {
-        return Files.createDirectory(newTempFile(".staging"));
+        return newStagingDirectory(".staging");
+    }
+
+    /** A new, empty directory under {@code tmp/} for this instance, its name ending in {@code suffix}. */
+    Path newStagingDirectory(String suffix) throws IOException {
+        return Files.createDirectory(newTempFile(suffix));
     }
 
     Path tmp() {
@@ -162,13 +162,15 @@ public final class DataDirectory {
     }
 
     /**
-     * Removes what crashed registrations left in {@code tmp/}: this instance's entries (it has just started, so
-     * none of them is in use), and any other entry untouched for {@link #STALE_AFTER}; with {@code exclusive}
-     * (no other instance can use this directory, e.g. the embedded database holds its lock) every entry.
+     * Removes what crashed registrations and job submissions left in {@code tmp/}: this instance's entries (it has
+     * just started, so none of them is in use), and any other entry untouched for {@code staleAfter}
+     * ({@code proofline.store.stale-tmp-after}: longer than any upload of another instance takes to arrive and be
+     * validated); with {@code exclusive} (no other instance can use this directory, e.g. the embedded database holds
+     * its lock) every entry.
      *
      * @return the entries removed
      */
-    int sweepTmp(boolean exclusive, Instant now) {
+    int sweepTmp(boolean exclusive, Duration staleAfter, Instant now) {
         List<Path> entries;
         try (Stream<Path> list = Files.list(tmp())) {
             entries = list.toList();
@@ -180,7 +182,7 @@ public final class DataDirectory {
             var tagged = TAGGED.matcher(entry.getFileName().toString());
             boolean mine = tagged.matches() && tagged.group(1).equals(tag);
             try {
-                if (exclusive || mine || lastTouched(entry).isBefore(now.minus(STALE_AFTER))) {
+                if (exclusive || mine || lastTouched(entry).isBefore(now.minus(staleAfter))) {
                     deleteTree(entry);
                     removed++;
                 }

@@ -13,10 +13,11 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -46,17 +47,20 @@ public class DemoCircuit {
     private final Path dir;
     private final CircuitService circuits;
     private final JobService jobs;
+    private final JobStaging staging;
     private volatile Ready ready;
     private volatile String problem = "the demo circuit is still being generated; try again in a few seconds";
 
-    private record Ready(String circuitId, byte[] witness) {
+    private record Ready(String circuitId, Path witness) {
     }
 
-    DemoCircuit(DemoProperties properties, DataDirectory data, CircuitService circuits, JobService jobs) {
+    DemoCircuit(DemoProperties properties, DataDirectory data, CircuitService circuits, JobService jobs,
+                JobStaging staging) {
         this.enabled = properties.enabled();
         this.dir = data.root().resolve("demo");
         this.circuits = circuits;
         this.jobs = jobs;
+        this.staging = staging;
         if (!enabled) {
             problem = "the demo is turned off (proofline.console.demo.enabled=false)";
         }
@@ -80,7 +84,7 @@ public class DemoCircuit {
             Optional<String> known = Files.exists(idFile) && Files.exists(witness)
                     ? Optional.of(Files.readString(idFile, StandardCharsets.US_ASCII).strip()) : Optional.empty();
             if (known.isPresent() && registered(known.get())) {
-                ready = new Ready(known.get(), Files.readAllBytes(witness));
+                ready = new Ready(known.get(), witness);
                 return;
             }
             Files.createDirectories(dir);
@@ -95,7 +99,7 @@ public class DemoCircuit {
                     Optional.empty(), NAME).circuit().id();
             Files.writeString(idFile, id, StandardCharsets.US_ASCII);
             Files.delete(zkey);
-            ready = new Ready(id, Files.readAllBytes(witness));
+            ready = new Ready(id, witness);
             LOG.info("registered the demo circuit {} ({} constraints, INSECURE dev setup) in {} ms", id, CONSTRAINTS,
                     (System.nanoTime() - start) / 1_000_000);
         } catch (IOException | RuntimeException e) {
@@ -122,13 +126,17 @@ public class DemoCircuit {
         Priority[] priorities = {Priority.NORMAL, Priority.HIGH, Priority.LOW};
         int submitted = 0;
         for (int j = 0; j < JOBS; j++) {
-            List<JobService.NewPartition> partitions = new ArrayList<>();
-            for (int p = 0; p < PARTITIONS_PER_JOB; p++) {
-                partitions.add(new JobService.NewPartition(PartitionInput.Format.WTNS, r.witness(),
-                        "partitions[" + p + "]"));
+            try (JobUpload upload = staging.open()) {
+                for (int p = 0; p < PARTITIONS_PER_JOB; p++) {
+                    try (InputStream in = Files.newInputStream(r.witness())) {
+                        upload.stage(PartitionInput.Format.WTNS, "partitions[" + p + "]", in);
+                    }
+                }
+                jobs.submit(Tenant.CONSOLE, new JobService.NewJob(r.circuitId(), priorities[j % priorities.length],
+                        null, null, upload.partitions()));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot stage the demo witness " + r.witness(), e);
             }
-            jobs.submit(Tenant.CONSOLE, new JobService.NewJob(r.circuitId(), priorities[j % priorities.length], null, null,
-                    partitions));
             submitted++;
         }
         return submitted;

@@ -101,7 +101,7 @@ class EngineConfiguration {
     DataDirectory dataDirectory(StoreProperties store, InstanceName instance, Environment environment) {
         DataDirectory data = new DataDirectory(store.dataDir(), instance.value());
         int swept = data.sweepTmp(exclusiveDatabase(environment.getProperty("spring.datasource.url", "")),
-                Instant.now());
+                store.staleTmpAfter(), Instant.now());
         if (swept > 0) {
             LOG.info("removed {} stale entries from {}", swept, data.tmp());
         }

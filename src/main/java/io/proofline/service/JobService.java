@@ -25,11 +25,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
+import java.io.InputStream;
+import java.lang.foreign.Arena;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,8 +50,13 @@ public class JobService {
     public static final int MAX_PARTITIONS = 1024;
     public static final int MAX_PAGE_SIZE = 500;
 
-    /** One partition of a submission: a {@code .wtns} or an {@code input.json}; {@code field} names it in errors. */
-    public record NewPartition(PartitionInput.Format format, byte[] bytes, String field) {
+    /**
+     * One partition of a submission, staged by a {@link JobUpload}: a {@code .wtns} or an {@code input.json} in
+     * {@code file} ({@code size} bytes, SHA-256 {@code sha256} in hex, both taken while it was streamed there);
+     * {@code field} names it in errors. Inputs travel as files, never as arrays: a witness of a large circuit is
+     * tens of MiB.
+     */
+    public record NewPartition(PartitionInput.Format format, Path file, long size, String sha256, String field) {
     }
 
     /** A submission; {@code priority}, {@code requestId} and {@code verify} may be null. */
@@ -144,7 +150,7 @@ public class JobService {
         Priority priority = request.priority() == null ? Priority.NORMAL : request.priority();
         JobRecord job = new JobRecord(id, circuit.id(), request.requestId(), JobState.QUEUED, priority,
                 request.verify(), partitions.size(), null, 0, false, null, null, Instant.now(), null, null);
-        List<PartitionRecord> rows = writeInputs(id, partitions);
+        List<PartitionRecord> rows = moveInputs(id, partitions);
         String submitted = fingerprint;
         try {
             tx.executeWithoutResult(status -> {
@@ -247,12 +253,15 @@ public class JobService {
     }
 
     private void check(NewPartition p, CircuitInfo circuit) {
-        if (p.bytes() == null || p.bytes().length == 0) {
+        if (p.size() == 0) {
             throw InvalidFieldException.malformed(p.field(), p.field() + " is empty");
         }
         switch (p.format()) {
             case WTNS -> {
-                try (Witness w = WtnsReader.view(MemorySegment.ofArray(p.bytes()), p.field())) {
+                // the staged file mapped and its header and sizes checked in place: nothing read onto the heap
+                try (Arena arena = Arena.ofConfined(); FileChannel channel = FileChannel.open(p.file(),
+                        StandardOpenOption.READ); Witness w = WtnsReader.view(channel.map(FileChannel.MapMode.READ_ONLY,
+                        0, p.size(), arena), p.field())) {
                     if (!w.curve().name().equals(circuit.curve())) {
                         throw InvalidFieldException.unprocessable(p.field(), "the witness is over " + w.curve()
                                 + " but circuit " + circuit.id() + " is over " + circuit.curve());
@@ -263,6 +272,8 @@ public class JobService {
                     }
                 } catch (FormatException e) {
                     throw InvalidFieldException.unprocessable(p.field(), e.getMessage());
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read the staged " + p.field(), e);
                 } catch (ServiceException e) {
                     throw e;
                 } catch (RuntimeException e) {
@@ -274,8 +285,10 @@ public class JobService {
                     throw InvalidFieldException.unprocessable(p.field(), "circuit " + circuit.id()
                             + " was registered without a wasm: submit .wtns witnesses");
                 }
-                try {
-                    WitnessInput.parseJson(p.bytes());
+                try (InputStream in = Files.newInputStream(p.file())) {
+                    WitnessInput.parseJson(in);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read the staged " + p.field(), e);
                 } catch (RuntimeException e) {
                     throw InvalidFieldException.unprocessable(p.field(), "not a circuit input: " + e.getMessage());
                 }
@@ -306,36 +319,24 @@ public class JobService {
         }
     }
 
-    private List<PartitionRecord> writeInputs(String id, List<NewPartition> partitions) {
+    /**
+     * The staged inputs become the job's by rename (the staging area is in the same data directory), each already
+     * on disk, so that a job whose row commits can always be read.
+     */
+    private List<PartitionRecord> moveInputs(String id, List<NewPartition> partitions) {
         List<PartitionRecord> rows = new ArrayList<>();
         try {
             Files.createDirectories(data.job(id));
             for (int i = 0; i < partitions.size(); i++) {
                 NewPartition p = partitions.get(i);
-                Path file = JobRunner.inputFile(data, id, i, p.format());
-                writeDurably(file, p.bytes());
-                rows.add(new PartitionRecord(id, i, p.format(), p.bytes().length, null, null, null));
+                Files.move(p.file(), JobRunner.inputFile(data, id, i, p.format()), StandardCopyOption.ATOMIC_MOVE);
+                rows.add(new PartitionRecord(id, i, p.format(), p.size(), null, null, null));
             }
         } catch (IOException e) {
             deleteInputs(id);
             throw new UncheckedIOException(e);
         }
         return rows;
-    }
-
-    /**
-     * The input is on disk before its row commits, so a job that exists can always be read. One write and one
-     * {@code force}: {@code O_SYNC} on a stream makes every 8 KiB chunk a synchronous write, which dominated the
-     * hand-over from the REST call to a job runner for large witnesses (docs/BENCHMARKS.md).
-     */
-    private static void writeDurably(Path file, byte[] bytes) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            while (buffer.hasRemaining()) {
-                channel.write(buffer);
-            }
-            channel.force(true);
-        }
     }
 
     private void deleteInputs(String id) {

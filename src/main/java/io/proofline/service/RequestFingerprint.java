@@ -9,10 +9,10 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * The SHA-256 of what a submission asks for (circuit, priority, verify flag, each partition's format and bytes), so
- * that a repeated {@code requestId} can be told apart: the same submission again is a replay (answered with the job
- * it made), a different one reuses the id by mistake (409). Every field is length-prefixed, so no two different
- * submissions hash the same bytes.
+ * The SHA-256 of what a submission asks for (circuit, priority, verify flag, each partition's format, size and
+ * SHA-256), so that a repeated {@code requestId} can be told apart: the same submission again is a replay (answered
+ * with the job it made), a different one reuses the id by mistake (409). Every field is length-prefixed, so no two
+ * different submissions hash the same bytes.
  */
 final class RequestFingerprint {
 
@@ -30,7 +30,9 @@ final class RequestFingerprint {
         if (job.partitions() != null) {
             for (JobService.NewPartition p : job.partitions()) {
                 text(sha, p.format() == null ? null : p.format().name());
-                bytes(sha, p.bytes());
+                // the part's own digest, taken while it was staged: its bytes are never held to hash them again
+                sha.update(ByteBuffer.allocate(Long.BYTES).putLong(p.size()).array());
+                text(sha, p.sha256());
             }
         }
         return HexFormat.of().formatHex(sha.digest());

@@ -27,6 +27,9 @@ import java.time.Duration;
  *                          public signals are stored as one JSON text, and the proofs table holds at most
  *                          {@link JobStore#PUBLIC_SIGNALS_CHARS} characters of it (some 12,000 signals); a
  *                          circuit past either bound is refused however this is set
+ * @param staleTmpAfter     an entry of another instance in {@code data/tmp} (a registration or job upload being
+ *                          staged) untouched this long is taken for a crash's leftover and removed at start; it
+ *                          must be longer than any upload takes to arrive and be validated
  */
 @ConfigurationProperties("proofline.store")
 public record StoreProperties(@DefaultValue("./data") Path dataDir, @DefaultValue("7d") Duration retention,
@@ -34,5 +37,13 @@ public record StoreProperties(@DefaultValue("./data") Path dataDir, @DefaultValu
                        @DefaultValue("5s") Duration heartbeatInterval, @DefaultValue("6") int missedHeartbeats,
                        @DefaultValue("1s") Duration pollingInterval, String instanceName,
                        @DefaultValue("3") int maxAttempts, @DefaultValue("2m") Duration bodyReadTimeout,
-                       @DefaultValue("10000") int maxPublicSignals) {
+                       @DefaultValue("10000") int maxPublicSignals,
+                       @DefaultValue("1h") Duration staleTmpAfter) {
+
+    public StoreProperties {
+        if (staleTmpAfter != null && (staleTmpAfter.isNegative() || staleTmpAfter.isZero())) {
+            throw new IllegalArgumentException("proofline.store.stale-tmp-after must be positive, not "
+                    + staleTmpAfter + ": another instance's upload in progress would be removed");
+        }
+    }
 }

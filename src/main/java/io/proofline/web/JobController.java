@@ -1,14 +1,17 @@
 package io.proofline.web;
 
 import io.proofline.engine.JobState;
-import io.proofline.engine.PartitionInput;
-import io.proofline.engine.Priority;
 import io.proofline.service.InvalidFieldException;
 import io.proofline.service.JobService;
+import io.proofline.service.JobStaging;
+import io.proofline.service.JobUpload;
 import io.proofline.service.StoredProof;
 import io.proofline.service.Tenant;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -16,19 +19,13 @@ import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RequestPart;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.multipart.MultipartFile;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -42,47 +39,31 @@ class JobController {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final JobService jobs;
+    private final JobStaging staging;
 
-    JobController(JobService jobs) {
+    JobController(JobService jobs, JobStaging staging) {
         this.jobs = jobs;
+        this.staging = staging;
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Submit a job (JSON)", description = "partitions: [{witness: <base64 .wtns>} | {input: {...}}]. "
-            + "202 with Location; a repeated requestId answers the existing job with 200.")
-    ResponseEntity<JobResponse> submit(Tenant tenant, @RequestBody JobSubmission body) {
-        if (body == null) {
-            throw InvalidFieldException.malformed("body", "a JSON object is required");
+            + "202 with Location; a repeated requestId answers the existing job with 200.",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+                    mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = JobSubmission.class))))
+    ResponseEntity<JobResponse> submit(Tenant tenant, HttpServletRequest request) throws IOException {
+        try (JobUpload upload = staging.open()) {
+            return accepted(jobs.submit(tenant, JobSubmissionReader.json(request.getInputStream(), upload)));
         }
-        List<JobService.NewPartition> partitions = new ArrayList<>();
-        if (body.partitions() != null) {
-            for (int i = 0; i < body.partitions().size(); i++) {
-                partitions.add(partition(body.partitions().get(i), "partitions[" + i + "]"));
-            }
-        }
-        return accepted(jobs.submit(tenant, new JobService.NewJob(body.circuitId(), priority(body.priority()),
-                body.requestId(), body.verify(), partitions)));
     }
 
     @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
     @Operation(summary = "Submit a job (multipart)", description = "circuitId, one 'witness' file (.wtns) per "
             + "partition, optional priority, requestId, verify")
-    ResponseEntity<JobResponse> submitMultipart(Tenant tenant, @RequestParam("circuitId") String circuitId,
-                                                @RequestPart("witness") List<MultipartFile> witnesses,
-                                                @RequestParam(value = "priority", required = false) String priority,
-                                                @RequestParam(value = "requestId", required = false) String requestId,
-                                                @RequestParam(value = "verify", required = false) Boolean verify) {
-        List<JobService.NewPartition> partitions = new ArrayList<>();
-        for (int i = 0; i < witnesses.size(); i++) {
-            try {
-                partitions.add(new JobService.NewPartition(PartitionInput.Format.WTNS, witnesses.get(i).getBytes(),
-                        "witness[" + i + "]"));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+    ResponseEntity<JobResponse> submitMultipart(Tenant tenant, HttpServletRequest request) throws IOException {
+        try (JobUpload upload = staging.open()) {
+            return accepted(jobs.submit(tenant, JobSubmissionReader.multipart(request, upload)));
         }
-        return accepted(jobs.submit(tenant, new JobService.NewJob(circuitId, priority(priority), requestId, verify,
-                partitions)));
     }
 
     @GetMapping
@@ -124,30 +105,6 @@ class JobController {
                 .buildAndExpand(submitted.job().id()).toUri();
         return ResponseEntity.status(submitted.created() ? HttpStatus.ACCEPTED : HttpStatus.OK).location(location)
                 .body(JobResponse.of(new JobService.JobView(submitted.job(), List.of())));
-    }
-
-    private static JobService.NewPartition partition(JobSubmission.Partition p, String field) {
-        if (p == null) {
-            throw InvalidFieldException.malformed(field, field + " is null");
-        }
-        boolean hasWitness = p.witness() != null;
-        boolean hasInput = p.input() != null && !p.input().isNull();
-        if (hasWitness == hasInput) {
-            throw InvalidFieldException.malformed(field, field + " needs exactly one of witness and input");
-        }
-        if (hasWitness) {
-            return new JobService.NewPartition(PartitionInput.Format.WTNS, p.witness(), field + ".witness");
-        }
-        JsonNode input = p.input();
-        if (!input.isObject()) {
-            throw InvalidFieldException.malformed(field + ".input", "input must be a JSON object");
-        }
-        return new JobService.NewPartition(PartitionInput.Format.INPUT_JSON,
-                JSON.writeValueAsString(input).getBytes(StandardCharsets.UTF_8), field + ".input");
-    }
-
-    private static Priority priority(String value) {
-        return value == null ? null : enumValue(Priority.class, value, "priority");
     }
 
     static <E extends Enum<E>> E enumValue(Class<E> type, String value, String field) {

@@ -1,5 +1,6 @@
 package io.proofline.web;
 
+import io.proofline.service.JobService;
 import io.swagger.v3.oas.annotations.media.Schema;
 import tools.jackson.databind.annotation.JsonDeserialize;
 import tools.jackson.databind.JsonNode;
@@ -16,12 +17,12 @@ record JobSubmission(
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<Partition> partitions) {
 
     /**
-     * One partition: exactly one of a base64 {@code .wtns} or a circuit input object. The witness is bound as bytes
-     * so that the parser decodes the base64 as it reads it from the request, never holding the text: as a string it
-     * took several times the witness's size on the heap (the parser's characters, the string, the decoded bytes).
+     * One partition: exactly one of a base64 {@code .wtns} or a circuit input object. The witness is decoded by the
+     * parser as it reads the request, into a staged file ({@link Base64Witness}): as a string it took several times
+     * the witness's size on the heap (the parser's characters, the string, the decoded bytes).
      */
     record Partition(@Schema(description = "a snarkjs/circom .wtns file, base64", type = "string", format = "byte")
-                     @JsonDeserialize(using = Base64Witness.class) byte[] witness,
+                     @JsonDeserialize(using = Base64Witness.class) JobService.NewPartition witness,
                      @Schema(description = "input.json for the circuit's witness calculator (needs its wasm)")
                      JsonNode input) {
     }

@@ -4,10 +4,14 @@ import io.proofline.service.StoreProperties;
 import jakarta.servlet.MultipartConfigElement;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.web.multipart.MultipartResolver;
+import org.springframework.web.servlet.DispatcherServlet;
 
 /**
  * Multipart uploads are bounded by {@code proofline.store.max-circuit-size} (the largest part is a zkey), taken from
  * its record rather than repeated under {@code spring.servlet.multipart.*}; parts go to disk from the first byte.
+ * Job submissions are not parsed by the container at all ({@link MultipartExceptJobsResolver}): their parts are
+ * streamed into the job's staging area under {@code proofline.store.max-job-size}.
  */
 @Configuration(proxyBeanMethods = false)
 class MultipartConfiguration {
@@ -16,5 +20,10 @@ class MultipartConfiguration {
     MultipartConfigElement multipartConfigElement(StoreProperties store) {
         long max = store.maxCircuitSize().toBytes();
         return new MultipartConfigElement("", max, max, 0);
+    }
+
+    @Bean(name = DispatcherServlet.MULTIPART_RESOLVER_BEAN_NAME)
+    MultipartResolver multipartResolver() {
+        return new MultipartExceptJobsResolver();
     }
 }

@@ -4,7 +4,6 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
-import jakarta.servlet.http.Part;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
@@ -16,11 +15,12 @@ import java.io.IOException;
 /**
  * Bounds request bodies on {@code /api/**} by {@code proofline.store.max-job-size} (a JSON job carries base64
  * witnesses, a multipart job {@code .wtns} files): a declared Content-Length over the limit is refused at once with
- * 413, and a JSON body that grows past it while being read fails with {@link RequestTooLargeException} (413) or, still
- * arriving past {@code proofline.store.body-read-timeout}, with {@link BodyReadTimeoutException} (408). The servlet
- * container reads multipart bodies itself, past any wrapper: a multipart job sent without a length (chunked) is
- * measured once parsed (its parts on disk, bounded meanwhile by the multipart settings) and refused with 413 if over.
- * Circuit uploads ({@code /api/v1/circuits}) are multipart bounded by the multipart settings ({@code max-circuit-size}).
+ * 413, and a body that grows past it while being read fails with {@link RequestTooLargeException} (413) or, still
+ * arriving past {@code proofline.store.body-read-timeout}, with {@link BodyReadTimeoutException} (408). Job
+ * submissions of either kind are read from this bounded stream by {@link JobSubmissionReader} (the container does not
+ * parse a job's multipart body), which also holds the total of the decoded parts to the limit. Circuit uploads
+ * ({@code /api/v1/circuits}) are multipart parsed by the container, bounded by the multipart settings
+ * ({@code max-circuit-size}).
  */
 final class RequestSizeFilter extends OncePerRequestFilter {
 
@@ -45,36 +45,11 @@ final class RequestSizeFilter extends OncePerRequestFilter {
         }
         if (request.getContentLengthLong() > limit) {
             Problems.write(response, HttpStatus.CONTENT_TOO_LARGE, "the request body is larger than the limit of "
-                    + limit + " bytes", "body");
-            return;
-        }
-        if (multipart) {
-            if (request.getContentLengthLong() < 0 && partsSize(request) > limit) {
-                Problems.write(response, HttpStatus.CONTENT_TOO_LARGE, "the request body is larger than the limit of "
-                        + limit + " bytes", "body");
-                return;
-            }
-            chain.doFilter(request, response);
+                    + limit + " bytes (proofline.store.max-job-size)", "body");
             return;
         }
         chain.doFilter(new Bounded(request, limit, System.nanoTime() + readTimeoutMs * 1_000_000L, readTimeoutMs),
                 response);
-    }
-
-    /**
-     * The bytes of a multipart body sent without a length (chunked), once the container has parsed it: its parts are
-     * files on disk by then (bounded by the multipart settings), none of them on the heap.
-     */
-    private static long partsSize(HttpServletRequest request) throws IOException {
-        try {
-            long total = 0;
-            for (Part part : request.getParts()) {
-                total += part.getSize();
-            }
-            return total;
-        } catch (ServletException | IllegalStateException malformed) {
-            return 0; // not for this filter to judge: the controller answers it
-        }
     }
 
     private static final class Bounded extends HttpServletRequestWrapper {

@@ -6,6 +6,6 @@ import java.io.IOException;
 final class RequestTooLargeException extends IOException {
 
     RequestTooLargeException(long limit) {
-        super("the request body is larger than the limit of " + limit + " bytes");
+        super("the request body is larger than the limit of " + limit + " bytes (proofline.store.max-job-size)");
     }
 }

@@ -161,7 +161,7 @@ class HelmChartTest {
 
     /**
      * The pod's limit is the service's memory limit: the chart sets no heap and no budget of its own, so that the
-     * image's entrypoint (`proofline heap-opts`) and the service's MemoryPlan are the one rule.
+     * image's entrypoint (bin/proofline, through `proofline heap-opts`) and the service's MemoryPlan are the one rule.
      */
     @ParameterizedTest(name = "limit {0}")
     @CsvSource({"16Gi", "1536Mi", "700Gi", "20000M"})
@@ -175,8 +175,11 @@ class HelmChartTest {
         assertThat(at(container, "resources", "limits", "memory")).isEqualTo(limit);
         assertThat(at(find(docs, "Deployment"), "spec", "template", "metadata", "annotations",
                 "proofline.io/memory-limit-bytes")).isEqualTo(String.valueOf(bytes(limit)));
-        String entrypoint = Files.readString(Path.of("docker", "entrypoint.sh"));
-        assertThat(entrypoint).contains("heap-opts").contains("exec java $HEAP_OPTS");
+        // The image's entrypoint is bin/proofline, the one launcher: it sizes the service's JVM by heap-opts.
+        assertThat(Files.readString(Path.of("docker", "Dockerfile")))
+                .contains("COPY --chmod=0755 bin/proofline ./bin/proofline", "ENTRYPOINT [\"/app/bin/proofline\"]");
+        assertThat(Files.readString(Path.of("bin", "proofline"))).contains("heap-opts")
+                .contains("exec \"$java\" $heap_opts \"$@\"");
     }
 
     @Test
@@ -436,9 +439,10 @@ class HelmChartTest {
     @SuppressWarnings("unchecked")
     void dockerfileAndComposeUseTheSameContract() throws IOException {
         String dockerfile = Files.readString(Path.of("docker", "Dockerfile"));
-        assertThat(dockerfile).contains("HEALTHCHECK", LIVENESS, "ENTRYPOINT [\"/app/entrypoint.sh\"]",
+        assertThat(dockerfile).contains("HEALTHCHECK", LIVENESS, "ENTRYPOINT [\"/app/bin/proofline\"]",
                 "PROOFLINE_DATA_DIR=" + DATA_DIR, "VOLUME [\"" + DATA_DIR + "\"]", "EXPOSE " + PORT);
-        assertThat(Files.readString(Path.of("docker", "entrypoint.sh"))).contains("--enable-native-access=ALL-UNNAMED");
+        assertThat(Path.of("docker", "entrypoint.sh")).as("one launcher: bin/proofline").doesNotExist();
+        assertThat(Files.readString(Path.of("bin", "proofline"))).contains("--enable-native-access=ALL-UNNAMED");
         Matcher user = Pattern.compile("(?m)^USER\\s+(\\S+)").matcher(dockerfile);
         assertThat(user.find()).as("USER instruction").isTrue();
         assertThat(user.group(1)).doesNotStartWith("root").doesNotStartWith("0");

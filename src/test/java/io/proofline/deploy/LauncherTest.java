@@ -14,27 +14,72 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code bin/proofline}, the documented command: it starts the JVM with the heap rule's options, native access and
- * the Vector API module before the user's arguments. The JVM here is a stand-in {@code java} that prints what it was
- * given (for {@code heap-opts} it answers as the real command would), so the test needs no built jar.
+ * {@code bin/proofline}, the documented command and the Docker image's entrypoint: it starts the JVM with native
+ * access and the Vector API module before the user's arguments, the AOT cache beside the jar when there is one, and for
+ * the service alone the heap rule's options (a one-shot command does not pay a second JVM for them). The JVM here is
+ * a stand-in {@code java} that prints what it was given (for {@code heap-opts} it answers as the real command would),
+ * so the test needs no built jar.
  */
 class LauncherTest {
 
     private static final Path LAUNCHER = Path.of("bin", "proofline");
+    private static final String MODULES = "--enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector";
 
     @Test
-    void theJvmGetsTheHeapRuleNativeAccessAndTheVectorModuleBeforeTheCommand(@TempDir Path dir) throws Exception {
+    void theServiceGetsTheHeapRuleNativeAccessAndTheVectorModuleBeforeTheCommand(@TempDir Path dir) throws Exception {
         Path jar = Files.writeString(dir.resolve("proofline.jar"), "stand-in");
         Path javaHome = fakeJava(dir);
 
         Run run = launch(Map.of("JAVA_HOME", javaHome.toString(), "PROOFLINE_JAR", jar.toString(),
-                "PROOFLINE_MEMORY_LIMIT", "3GiB"), "verify", "vk.json", "public.json", "proof.json");
+                "PROOFLINE_MEMORY_LIMIT", "3GiB"), "serve", "--server.port=0");
 
         assertThat(run.exit()).as(run.output()).isZero();
         assertThat(run.output().lines().toList()).containsExactly(
                 "heap-opts asked with: -Xmx64m -XX:TieredStopAtLevel=1 -jar " + jar + " heap-opts --limit 3GiB",
-                "started with: -Xmx768m -Xss512k --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector"
-                        + " -jar " + jar + " verify vk.json public.json proof.json");
+                "started with: -Xmx768m -Xss512k " + MODULES + " -jar " + jar + " serve --server.port=0");
+    }
+
+    @Test
+    void noCommandIsTheServiceToo(@TempDir Path dir) throws Exception {
+        Path jar = Files.writeString(dir.resolve("proofline.jar"), "stand-in");
+
+        Run run = launch(Map.of("JAVA_HOME", fakeJava(dir).toString(), "PROOFLINE_JAR", jar.toString()));
+
+        assertThat(run.output().lines().toList()).containsExactly(
+                "heap-opts asked with: -Xmx64m -XX:TieredStopAtLevel=1 -jar " + jar + " heap-opts",
+                "started with: -Xmx768m -Xss512k " + MODULES + " -jar " + jar);
+    }
+
+    @Test
+    void aOneShotCommandStartsOneJvmWithoutTheHeapRule(@TempDir Path dir) throws Exception {
+        Path jar = Files.writeString(dir.resolve("proofline.jar"), "stand-in");
+
+        Run run = launch(Map.of("JAVA_HOME", fakeJava(dir).toString(), "PROOFLINE_JAR", jar.toString(),
+                "PROOFLINE_MEMORY_LIMIT", "3GiB"), "prove", "c.zkey", "w.wtns", "proof.json", "public.json");
+
+        assertThat(run.exit()).as(run.output()).isZero();
+        assertThat(run.output().lines().toList()).containsExactly("started with: " + MODULES + " -jar " + jar
+                + " prove c.zkey w.wtns proof.json public.json");
+    }
+
+    @Test
+    void theAotCacheBesideTheJarIsUsedWithItsMessagesSilenced(@TempDir Path dir) throws Exception {
+        Path app = Files.createDirectories(dir.resolve("my app"));
+        Path jar = Files.writeString(app.resolve("proofline.jar"), "stand-in");
+        Path cache = Files.writeString(app.resolve("proofline.aot"), "stand-in");
+        Map<String, String> env = Map.of("JAVA_HOME", fakeJava(dir).toString(), "PROOFLINE_JAR", jar.toString());
+
+        Run run = launch(env, "verify", "vk.json", "public.json", "proof.json");
+
+        assertThat(run.output().lines().toList()).containsExactly("started with: -XX:AOTCache=" + cache
+                + " -Xlog:aot=off,cds=off " + MODULES + " -jar " + jar + " verify vk.json public.json proof.json");
+        assertThat(run.argCount()).as("a path with a space stays one argument").isEqualTo(11);
+
+        Map<String, String> withoutCache = new java.util.HashMap<>(env);
+        withoutCache.put("PROOFLINE_AOT_CACHE", "");
+        assertThat(launch(withoutCache, "verify").output()).doesNotContain("AOTCache");
+        withoutCache.put("PROOFLINE_AOT_CACHE", dir.resolve("absent.aot").toString());
+        assertThat(launch(withoutCache, "verify").output()).doesNotContain("AOTCache");
     }
 
     @Test
@@ -42,9 +87,13 @@ class LauncherTest {
         Path jar = Files.writeString(dir.resolve("proofline.jar"), "stand-in");
         Run run = launch(Map.of("JAVA_HOME", fakeJava(dir).toString(), "PROOFLINE_JAR", jar.toString(),
                 "PROOFLINE_JAVA_OPTS", "-Xmx8g"), "serve");
+        Run oneShot = launch(Map.of("JAVA_HOME", fakeJava(dir).toString(), "PROOFLINE_JAR", jar.toString(),
+                "PROOFLINE_JAVA_OPTS", "-Xmx8g -XX:+UseSerialGC"), "verify");
 
-        assertThat(run.output().lines().toList()).containsExactly("started with: -Xmx8g"
-                + " --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector -jar " + jar + " serve");
+        assertThat(run.output().lines().toList()).containsExactly("started with: -Xmx8g " + MODULES + " -jar " + jar
+                + " serve");
+        assertThat(oneShot.output().lines().toList()).containsExactly("started with: -Xmx8g -XX:+UseSerialGC "
+                + MODULES + " -jar " + jar + " verify");
     }
 
     @Test
@@ -55,7 +104,8 @@ class LauncherTest {
         assertThat(run.output()).contains("no jar at").contains("mvn -B -q -DskipTests package");
     }
 
-    private record Run(int exit, String output) {
+    /** What the launcher printed, less the stand-in java's {@code args: N} line, which gives {@code argCount}. */
+    private record Run(int exit, String output, int argCount) {
     }
 
     private static Run launch(Map<String, String> env, String... args) throws IOException, InterruptedException {
@@ -63,10 +113,15 @@ class LauncherTest {
         builder.environment().remove("JAVA_TOOL_OPTIONS");
         builder.environment().remove("PROOFLINE_MEMORY_LIMIT");
         builder.environment().remove("PROOFLINE_JAVA_OPTS");
+        builder.environment().remove("PROOFLINE_AOT_CACHE");
         builder.environment().putAll(env);
         Process process = builder.start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        return new Run(process.waitFor(), output);
+        List<String> lines = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines()
+                .toList();
+        int argCount = lines.stream().filter(l -> l.startsWith("args: ")).mapToInt(l -> Integer.parseInt(l.substring(6)))
+                .reduce((a, b) -> b).orElse(-1);
+        String output = String.join("\n", lines.stream().filter(l -> !l.startsWith("args: ")).toList());
+        return new Run(process.waitFor(), output, argCount);
     }
 
     /** A JAVA_HOME whose java prints its arguments; asked for heap-opts, it answers two options. */
@@ -79,6 +134,7 @@ class LauncherTest {
                   if [ "$a" = heap-opts ]; then echo "heap-opts asked with: $*" >&2; echo "-Xmx768m -Xss512k"; exit 0; fi
                 done
                 echo "started with: $*"
+                echo "args: $#" >&2
                 """);
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
         return bin.getParent();

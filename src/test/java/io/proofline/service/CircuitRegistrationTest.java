@@ -80,7 +80,7 @@ class CircuitRegistrationTest {
     CircuitService service(RegistrationSteps steps, TransactionTemplate tx, int maxPublicSignals) {
         StoreProperties store = new StoreProperties(dir, Duration.ofDays(7), DataSize.ofGigabytes(2),
                 DataSize.ofMegabytes(256), Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, 3,
-                Duration.ofMinutes(2), maxPublicSignals);
+                Duration.ofMinutes(2), maxPublicSignals, Duration.ofHours(1));
         WitnessProperties witness = new WitnessProperties(Duration.ofMinutes(1), Duration.ofMinutes(1),
                 DataSize.ofMegabytes(256), DataSize.ofMegabytes(1));
         return new CircuitService(db.circuits, db.jobs, data, keys, tx, store, witness, steps);

@@ -3,6 +3,7 @@ package io.proofline.service;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.mock.env.MockEnvironment;
+import org.springframework.util.unit.DataSize;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,12 +14,16 @@ import java.time.Instant;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The sweep of {@code data/tmp} at start: what this instance left is removed at once, another instance's entries
  * (sharing the directory) only once stale, and with an embedded database (no other instance possible) everything.
  */
 class DataDirectoryTest {
+
+    /** Not the default hour: the sweep takes the wait it is given. */
+    private static final Duration STALE_AFTER = Duration.ofMinutes(10);
 
     @TempDir
     Path dir;
@@ -44,7 +49,7 @@ class DataDirectoryTest {
         Path mine = stagedBy(new DataDirectory(dir, "instance-a"));
         Path othersFresh = stagedBy(new DataDirectory(dir, "instance-b"));
         Path othersStale = stagedBy(new DataDirectory(dir, "instance-b"));
-        touch(othersStale, now.minus(DataDirectory.STALE_AFTER).minus(Duration.ofMinutes(1)));
+        touch(othersStale, now.minus(STALE_AFTER).minus(Duration.ofMinutes(1)));
         Path legacyStale = Files.write(dir.resolve("tmp").resolve("0b6f1a3c-1111-2222-3333-444455556666.zkey"),
                 new byte[]{4});
         touch(legacyStale, now.minus(Duration.ofDays(1)));
@@ -52,14 +57,14 @@ class DataDirectoryTest {
                 new byte[]{5});
 
         DataDirectory restarted = new DataDirectory(dir, "instance-a");
-        assertThat(restarted.sweepTmp(false, now)).isEqualTo(3);
+        assertThat(restarted.sweepTmp(false, STALE_AFTER, now)).isEqualTo(3);
         assertThat(mine).doesNotExist();
         assertThat(othersStale).doesNotExist();
         assertThat(legacyStale).doesNotExist();
         assertThat(othersFresh).as("another instance may be staging it now").isDirectory();
         assertThat(legacyFresh).exists();
 
-        assertThat(restarted.sweepTmp(true, now)).as("exclusive: nobody else can be using it").isEqualTo(2);
+        assertThat(restarted.sweepTmp(true, STALE_AFTER, now)).as("exclusive: nobody else can be using it").isEqualTo(2);
         try (Stream<Path> left = Files.list(restarted.tmp())) {
             assertThat(left.toList()).isEmpty();
         }
@@ -77,6 +82,40 @@ class DataDirectoryTest {
         new EngineConfiguration().dataDirectory(store, new InstanceName("host-3"),
                 new MockEnvironment().withProperty("spring.datasource.url", "jdbc:h2:file:" + dir + "/db/proofline"));
         assertThat(other).doesNotExist();
+    }
+
+    @Test
+    void theWaitForAnotherInstancesLeftoversIsTheSetting() throws IOException {
+        Instant now = Instant.now();
+        Path recent = stagedBy(new DataDirectory(dir, "host-2"));
+        touch(recent, now.minus(Duration.ofMinutes(4)));
+        Path older = stagedBy(new DataDirectory(dir, "host-2"));
+        touch(older, now.minus(Duration.ofMinutes(6)));
+        StoreProperties fiveMinutes = new StoreProperties(dir, Duration.ofDays(7), DataSize.ofGigabytes(2),
+                DataSize.ofMegabytes(256), Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, 3,
+                Duration.ofMinutes(2), 10_000, Duration.ofMinutes(5));
+        new EngineConfiguration().dataDirectory(fiveMinutes, new InstanceName("host-1"),
+                new MockEnvironment().withProperty("spring.datasource.url", "jdbc:postgresql://db/proofline"));
+        assertThat(older).as("untouched for longer than proofline.store.stale-tmp-after").doesNotExist();
+        assertThat(recent).isDirectory();
+
+        assertThatThrownBy(() -> new StoreProperties(dir, Duration.ofDays(7), DataSize.ofGigabytes(2),
+                DataSize.ofMegabytes(256), Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, 3,
+                Duration.ofMinutes(2), 10_000, Duration.ZERO)).hasMessageContaining("stale-tmp-after");
+    }
+
+    @Test
+    void theSettingBindsFromItsPropertyWithAnHourByDefault() {
+        var bound = new org.springframework.boot.context.properties.bind.Binder(
+                new org.springframework.boot.context.properties.source.MapConfigurationPropertySource(
+                        java.util.Map.of("proofline.store.stale-tmp-after", "90s")));
+        assertThat(bound.bindOrCreate("proofline.store", StoreProperties.class).staleTmpAfter())
+                .isEqualTo(Duration.ofSeconds(90));
+        var none = new org.springframework.boot.context.properties.bind.Binder(
+                new org.springframework.boot.context.properties.source.MapConfigurationPropertySource(
+                        java.util.Map.of()));
+        assertThat(none.bindOrCreate("proofline.store", StoreProperties.class).staleTmpAfter())
+                .isEqualTo(Duration.ofHours(1));
     }
 
     @Test

@@ -124,7 +124,8 @@ final class JobsDatabase implements AutoCloseable {
     /** The store settings of the tests: the defaults, data under {@code dir}, {@code maxAttempts} runs. */
     static StoreProperties storeProperties(Path dir, int maxAttempts) {
         return new StoreProperties(dir, Duration.ofDays(7), DataSize.ofGigabytes(2), DataSize.ofMegabytes(256),
-                Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, maxAttempts, Duration.ofMinutes(2), 10_000);
+                Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, maxAttempts, Duration.ofMinutes(2), 10_000,
+                Duration.ofHours(1));
     }
 
     /** Empties every table (the schema stays). */

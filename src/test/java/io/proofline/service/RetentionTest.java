@@ -34,7 +34,7 @@ class RetentionTest {
         data = new DataDirectory(dir);
         StoreProperties properties = new StoreProperties(dir, RETENTION, DataSize.ofGigabytes(2),
                 DataSize.ofMegabytes(256), Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, 3,
-                Duration.ofMinutes(2), 10_000);
+                Duration.ofMinutes(2), 10_000, Duration.ofHours(1));
         retention = new Retention(db.jobs, data, db.tx, properties);
     }
 

@@ -106,7 +106,8 @@ class TwoInstancesRegisteringTest {
 
     private StoreProperties store() {
         return new StoreProperties(dir, Duration.ofDays(7), DataSize.ofGigabytes(2), DataSize.ofMegabytes(256),
-                Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, 3, Duration.ofMinutes(2), 10_000);
+                Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, 3, Duration.ofMinutes(2), 10_000,
+                Duration.ofHours(1));
     }
 
     private static WitnessProperties witness() {

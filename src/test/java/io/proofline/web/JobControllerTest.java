@@ -16,12 +16,22 @@ import org.mockito.ArgumentCaptor;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
 import org.springframework.http.MediaType;
-import org.springframework.mock.web.MockMultipartFile;
+import io.proofline.service.JobStaging;
+import org.junit.jupiter.api.AfterEach;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.util.unit.DataSize;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.ResultActions;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Stream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -37,7 +47,6 @@ import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.multipart;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
@@ -47,7 +56,27 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 /** {@code /api/v1/jobs}: what a submission becomes, every malformed field named, status codes, the API key. */
 @WebMvcTest(JobController.class)
 @ApiSlice
+@Import({MultipartConfiguration.class, JobControllerTest.Staging.class})
 class JobControllerTest {
+
+    /** The real staging, in a directory of its own, bounded like the slice's bodies. */
+    @TestConfiguration(proxyBeanMethods = false)
+    static class Staging {
+        static final Path DATA = tempDirectory();
+
+        @Bean
+        JobStaging jobStaging() {
+            return JobStaging.in(DATA, DataSize.parse(ApiSlice.MAX_BODY).toBytes());
+        }
+
+        private static Path tempDirectory() {
+            try {
+                return Files.createTempDirectory("proofline-job-controller");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+    }
 
     static final String JOB_ID = "0b7e1f0c-3c2a-4a64-9d55-5d1f1c3a2b10";
     static final String CIRCUIT = "ab".repeat(32);
@@ -60,10 +89,29 @@ class JobControllerTest {
     @MockitoBean
     JobService jobs;
 
+    /** What each submission's staged files held when the service got them (they are gone after the request). */
+    final Map<String, byte[]> staged = new LinkedHashMap<>();
+
+    @AfterEach
+    void nothingIsLeftStaged() throws Exception {
+        try (Stream<Path> left = Files.list(Staging.DATA.resolve("tmp"))) {
+            assertThat(left.toList()).as("staged uploads left behind").isEmpty();
+        }
+    }
+
+    private void answer(JobService.Submitted... answers) {
+        var queue = new java.util.ArrayDeque<>(List.of(answers));
+        when(jobs.submit(eq(ApiSlice.TENANT), any())).thenAnswer(call -> {
+            for (JobService.NewPartition p : call.<JobService.NewJob>getArgument(1).partitions()) {
+                staged.put(p.field(), Files.readAllBytes(p.file()));
+            }
+            return queue.size() > 1 ? queue.poll() : queue.peek();
+        });
+    }
+
     @Test
     void aJsonSubmissionIs202WithItsLocationAndARepeatedRequestId200() throws Exception {
-        when(jobs.submit(eq(ApiSlice.TENANT), any())).thenReturn(new JobService.Submitted(QUEUED, true))
-                .thenReturn(new JobService.Submitted(QUEUED, false));
+        answer(new JobService.Submitted(QUEUED, true), new JobService.Submitted(QUEUED, false));
         String body = """
                 {"circuitId":"%s","priority":"high","requestId":"r-1","verify":true,
                  "partitions":[{"witness":"%s"},{"input":{"a":"3","b":["1","2"]}}]}"""
@@ -85,11 +133,15 @@ class JobControllerTest {
         assertThat(first.partitions()).hasSize(2);
         JobService.NewPartition witness = first.partitions().get(0);
         assertThat(witness.format()).isEqualTo(PartitionInput.Format.WTNS);
-        assertThat(witness.bytes()).isEqualTo(WITNESS);
+        assertThat(staged.get("partitions[0].witness")).isEqualTo(WITNESS);
+        assertThat(witness.size()).isEqualTo(WITNESS.length);
+        assertThat(witness.sha256()).isEqualTo(java.util.HexFormat.of().formatHex(
+                java.security.MessageDigest.getInstance("SHA-256").digest(WITNESS)));
         assertThat(witness.field()).isEqualTo("partitions[0].witness");
         JobService.NewPartition input = first.partitions().get(1);
         assertThat(input.format()).isEqualTo(PartitionInput.Format.INPUT_JSON);
-        assertThat(new String(input.bytes(), StandardCharsets.UTF_8)).isEqualTo("{\"a\":\"3\",\"b\":[\"1\",\"2\"]}");
+        assertThat(new String(staged.get("partitions[1].input"), StandardCharsets.UTF_8))
+                .isEqualTo("{\"a\":\"3\",\"b\":[\"1\",\"2\"]}");
         assertThat(input.field()).isEqualTo("partitions[1].input");
     }
 
@@ -138,24 +190,68 @@ class JobControllerTest {
 
     @Test
     void aMultipartSubmissionTakesOneWitnessFilePerPartition() throws Exception {
-        when(jobs.submit(eq(ApiSlice.TENANT), any())).thenReturn(new JobService.Submitted(QUEUED, true));
-        mvc.perform(multipart("/api/v1/jobs")
-                        .file(new MockMultipartFile("witness", "0.wtns", null, WITNESS))
-                        .file(new MockMultipartFile("witness", "1.wtns", null, new byte[]{9}))
-                        .param("circuitId", CIRCUIT).param("priority", "LOW")
-                        .header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+        answer(new JobService.Submitted(QUEUED, true));
+        multipart(List.of(field("circuitId", CIRCUIT), file("witness", WITNESS), field("priority", "LOW"),
+                file("witness", new byte[]{9}), file("signature", new byte[]{1, 2}), field("verify", "true")))
                 .andExpect(status().isAccepted());
         ArgumentCaptor<JobService.NewJob> job = ArgumentCaptor.forClass(JobService.NewJob.class);
         verify(jobs).submit(eq(ApiSlice.TENANT), job.capture());
+        assertThat(job.getValue().circuitId()).isEqualTo(CIRCUIT);
         assertThat(job.getValue().priority()).isEqualTo(Priority.LOW);
+        assertThat(job.getValue().verify()).isTrue();
         assertThat(job.getValue().partitions()).extracting(JobService.NewPartition::field)
                 .containsExactly("witness[0]", "witness[1]");
-        assertThat(job.getValue().partitions().getFirst().bytes()).isEqualTo(WITNESS);
+        assertThat(staged.get("witness[0]")).isEqualTo(WITNESS);
+        assertThat(staged.get("witness[1]")).containsExactly(9);
+    }
 
-        expectField(mvc.perform(multipart("/api/v1/jobs").file(new MockMultipartFile("witness", WITNESS))
-                .header(ApiKeyFilter.HEADER, ApiSlice.KEY)), "circuitId");
-        expectField(mvc.perform(multipart("/api/v1/jobs").param("circuitId", CIRCUIT)
-                .header(ApiKeyFilter.HEADER, ApiSlice.KEY)), "witness");
+    @Test
+    void eachMalformedPartOfAMultipartSubmissionIsA400NamingIt() throws Exception {
+        expectField(multipart(List.<byte[][]>of(file("witness", WITNESS))), "circuitId");
+        expectField(multipart(List.<byte[][]>of(field("circuitId", CIRCUIT))), "witness");
+        expectField(multipart(List.of(field("circuitId", CIRCUIT), file("witness", WITNESS),
+                field("priority", "urgent"))), "priority");
+        expectField(multipart(List.of(field("circuitId", CIRCUIT), file("witness", WITNESS),
+                field("verify", "perhaps"))), "verify");
+        expectField(multipart(List.of(field("circuitId", "c".repeat(2000)), file("witness", WITNESS))), "circuitId");
+        expectField(mvc.perform(post("/api/v1/jobs").contentType("multipart/form-data; boundary=b")
+                .content("--b\r\nContent-Disposition: form-data; name=\"witness\"\r\n\r\nno closing boundary")
+                .header(ApiKeyFilter.HEADER, ApiSlice.KEY)), "body");
+        verifyNoInteractions(jobs);
+    }
+
+    @Test
+    void aMultipartBodyOverTheLimitIs413() throws Exception {
+        multipart(List.of(field("circuitId", CIRCUIT), file("witness", new byte[40 << 10]),
+                file("witness", new byte[40 << 10])))
+                .andExpect(status().isContentTooLarge())
+                .andExpect(jsonPath("$.detail", org.hamcrest.Matchers.containsString("max-job-size")));
+        verifyNoInteractions(jobs);
+    }
+
+    /** A multipart/form-data body of {@code parts} (each a header block and content), as a client writes it. */
+    private ResultActions multipart(List<byte[][]> parts) throws Exception {
+        var body = new java.io.ByteArrayOutputStream();
+        for (byte[][] part : parts) {
+            body.writeBytes(("--b0undary\r\n").getBytes(StandardCharsets.US_ASCII));
+            body.writeBytes(part[0]);
+            body.writeBytes(part[1]);
+            body.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+        }
+        body.writeBytes("--b0undary--\r\n".getBytes(StandardCharsets.US_ASCII));
+        return mvc.perform(post("/api/v1/jobs").contentType("multipart/form-data; boundary=b0undary")
+                .content(body.toByteArray()).header(ApiKeyFilter.HEADER, ApiSlice.KEY));
+    }
+
+    private static byte[][] field(String name, String value) {
+        return new byte[][]{("Content-Disposition: form-data; name=\"" + name + "\"\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII), value.getBytes(StandardCharsets.UTF_8)};
+    }
+
+    private static byte[][] file(String name, byte[] content) {
+        return new byte[][]{("Content-Disposition: form-data; name=\"" + name + "\"; filename=\"" + name
+                + ".wtns\"\r\nContent-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII),
+                content};
     }
 
     @Test

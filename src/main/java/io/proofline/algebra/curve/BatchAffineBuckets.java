@@ -1,6 +1,7 @@
 package io.proofline.algebra.curve;
 
 import io.proofline.algebra.field.FieldOps;
+import io.proofline.algebra.field.LaneMontgomery;
 import io.proofline.algebra.field.PrimeField;
 import io.proofline.algebra.field.QuadraticField;
 
@@ -26,8 +27,9 @@ import java.util.Map;
  *   <li>P = B (same x, same y): tangent slope λ = 3x²/(2y) (a = 0), or infinity where y = 0;
  *   <li>P = −B (same x, other y): the bucket becomes empty (its denominator is replaced by 1 in the batch).
  * </ul>
- * Where the field is a 254-bit prime field or its quadratic extension (BN254 G1, G2) and the Vector API is resolved,
- * a batch's multiplications run on SIMD lanes ({@link LaneSlopes}, {@link LaneSlopes2}); a JVM started without
+ * Where {@link LaneMontgomery} has a kernel for the prime field or the base of the quadratic extension (BN254 and
+ * BLS12-381, G1 and G2) and the Vector API is resolved, a batch's multiplications run on SIMD lanes
+ * ({@link LaneSlopes}, {@link LaneSlopes2}); a JVM started without
  * {@code --add-modules jdk.incubator.vector} keeps them scalar. Both give identical buckets.
  * Not thread-safe: one per MSM task at a time. Allocates its arrays once; nothing per addition; and an MSM task
  * takes the one its thread kept from its last task of the same shape ({@link #forThisThread}), so a proof's dozens of
@@ -92,11 +94,11 @@ final class BatchAffineBuckets {
      * An empty bucket set of {@code buckets} and {@code capacity} for {@code group} on this thread, with its own
      * {@link CurveOps}: the thread's last one of that group when it has this shape, else a new one that replaces it.
      */
-    static BatchAffineBuckets forThisThread(CurveGroup group, int buckets, int capacity) {
+    static BatchAffineBuckets forThisThread(CurveGroup group, int buckets, int capacity, boolean lanesAllowed) {
         Map<CurveGroup, BatchAffineBuckets> kept = PER_THREAD.get();
         BatchAffineBuckets b = kept.get(group);
-        if (b == null || b.buckets != buckets || b.capacity != capacity) {
-            b = new BatchAffineBuckets(group.newOps(), buckets, capacity);
+        if (b == null || b.buckets != buckets || b.capacity != capacity || b.lanesAllowed != lanesAllowed) {
+            b = new BatchAffineBuckets(group.newOps(), buckets, capacity, lanesAllowed);
             kept.put(group, b);
         } else {
             b.reset();
@@ -108,6 +110,9 @@ final class BatchAffineBuckets {
     CurveOps ops() {
         return ops;
     }
+
+    /** Whether batches may run on lanes (as constructed). */
+    private final boolean lanesAllowed;
 
     /** Back to empty buckets and an empty batch, as constructed. */
     void reset() {
@@ -131,6 +136,7 @@ final class BatchAffineBuckets {
     /** As above; {@code lanesAllowed} false keeps every batch scalar (tests compare the two paths). */
     BatchAffineBuckets(CurveOps ops, int buckets, int capacity, boolean lanesAllowed) {
         this.ops = ops;
+        this.lanesAllowed = lanesAllowed;
         this.f = ops.field();
         this.w = f.width();
         this.buckets = buckets;
@@ -150,15 +156,11 @@ final class BatchAffineBuckets {
         this.s = new long[4 * w];
         this.negated = new long[2 * w];
         this.lanes = !lanesAllowed ? null
-                : f instanceof PrimeField pf && fitsLanes(pf) ? LaneSlopes.forThisThread(pf, capacity)
-                : f instanceof QuadraticField qf && fitsLanes(qf.base()) ? LaneSlopes2.forThisThread(qf, capacity)
+                : f instanceof PrimeField pf && LaneMontgomery.supports(pf) ? LaneSlopes.forThisThread(pf, capacity)
+                : f instanceof QuadraticField qf && LaneMontgomery.supports(qf.base())
+                        ? LaneSlopes2.forThisThread(qf, capacity)
                 : null;
         this.num = lanes == null ? null : new long[capacity * w];
-    }
-
-    /** The fields {@link io.proofline.algebra.field.LaneMontgomery} handles: 254-bit, 4 limbs (BN254 𝔽q). */
-    private static boolean fitsLanes(PrimeField pf) {
-        return pf.limbs() == 4 && pf.modulus().bitLength() == 254;
     }
 
     /** Whether batches of at least {@link LaneSlopes#MIN_BATCH} additions run on Vector API lanes. */

@@ -11,8 +11,8 @@ import io.proofline.algebra.field.PrimeField;
  *
  * <p>{@link #slopes} computes λ_k = num_k/den_k (kept in lane form) and returns λ_k²; {@link #timesSlopes} then
  * returns λ_k·t_k. Both outputs are reduced elements in the 64-bit Montgomery form, identical to the scalar path's.
- * Domains (see {@link LaneMontgomery}): den, the prefix products, the inverses and λ·2^5 are in lane form (x·2^261);
- * num, λ, t and the outputs in plain lane form (x·2^256), so no output needs the 5-bit division.
+ * Domains (see {@link LaneMontgomery}): den, the prefix products, the inverses and λ scaled ({@code scaleGroup}) are
+ * in lane form; num, λ, t and the outputs in plain lane form, so no output needs the division by the scale.
  *
  * <p>Not thread-safe. Its lane scratch (about 300 bytes per addition) is large against a window task's other
  * arrays, and MSMs create a bucket set per window task: {@link #forThisThread} keeps one per thread instead of one
@@ -26,7 +26,6 @@ final class LaneSlopes implements BatchSlopes {
     static final int MIN_BATCH = 4 * LaneMontgomery.LANES;
 
     private static final int LANES = LaneMontgomery.LANES;
-    private static final int LIMBS = LaneMontgomery.LIMBS;
 
     private final PrimeField f;
     private final LaneMontgomery lanes;
@@ -37,23 +36,25 @@ final class LaneSlopes implements BatchSlopes {
     private final long[] prefix;
     /** The numerators, then λ². */
     private final long[] num;
-    /** λ·2^5 (λ in lane form), kept for {@link #timesSlopes}. */
+    /** λ in lane form (scaled from plain), kept for {@link #timesSlopes}. */
     private final long[] slope;
     private final long[] totals;
     private final long[] one;
-    private final long[] zero = new long[4];
+    private final long[] zero;
     private int groups;
 
     LaneSlopes(PrimeField f, int capacity) {
         this.f = f;
-        this.lanes = new LaneMontgomery(f);
+        this.lanes = LaneMontgomery.of(f);
         this.stride = (capacity + LANES - 1) / LANES * LANES + LANES;
-        this.den = new long[LIMBS * stride];
-        this.prefix = new long[LIMBS * stride];
-        this.num = new long[LIMBS * stride];
-        this.slope = new long[LIMBS * stride];
-        this.totals = new long[4 * LANES];
+        int limbs = lanes.limbs();
+        this.den = new long[limbs * stride];
+        this.prefix = new long[limbs * stride];
+        this.num = new long[limbs * stride];
+        this.slope = new long[limbs * stride];
+        this.totals = new long[f.limbs() * LANES];
         this.one = f.montgomeryOne();
+        this.zero = new long[f.limbs()];
     }
 
     private static final ThreadLocal<LaneSlopes> PER_THREAD = new ThreadLocal<>();
@@ -69,8 +70,8 @@ final class LaneSlopes implements BatchSlopes {
     }
 
     /**
-     * λ_k = num_k / den_k for k &lt; count (den_k ≠ 0; 4 limbs each, 64-bit Montgomery form), kept for
-     * {@link #timesSlopes}; writes λ_k² to {@code lambdaSq} (4 limbs each).
+     * λ_k = num_k / den_k for k &lt; count (den_k ≠ 0; the field's 64-bit Montgomery form), kept for
+     * {@link #timesSlopes}; writes λ_k² to {@code lambdaSq}.
      */
     @Override
     public void slopes(long[] denominators, long[] numerators, int count, long[] lambdaSq) {
@@ -91,23 +92,23 @@ final class LaneSlopes implements BatchSlopes {
         }
         // 2. the LANES totals inverted together on the scalar side (one inversion), back into the same group
         int last = groups * LANES;
-        lanes.fromLanesScalar(prefix, stride, last, LANES, totals, 0, 4);   // scalar: see fromLanesScalar
+        lanes.fromLanesScalar(prefix, stride, last, LANES, totals, 0, f.limbs());   // scalar: see fromLanesScalar
         f.batchInverse(totals, 0, LANES);
         lanes.toLanes(totals, 0, LANES, prefix, stride, last);
-        // 3. back through the chains: 1/den[g] = acc·prefix[g], acc ← acc·den[g]; then λ, λ·2^5 and λ²
+        // 3. back through the chains: 1/den[g] = acc·prefix[g], acc ← acc·den[g]; then λ (plain, then lane form) and λ²
         for (int g = groups - 1; g >= 0; g--) {
             int e = g * LANES;
             lanes.mulGroup(prefix, last, prefix, e, prefix, e, stride);
             lanes.mulGroup(prefix, last, den, e, prefix, last, stride);
             lanes.mulGroup(prefix, e, num, e, num, e, stride);      // λ (plain)
-            lanes.scaleGroup(num, e, slope, e, stride);             // λ·2^5 (lane form)
+            lanes.scaleGroup(num, e, slope, e, stride);             // λ (lane form)
             lanes.mulGroup(slope, e, num, e, num, e, stride);       // λ² (plain)
         }
         lanes.fromPlainLanes(num, stride, 0, count, lambdaSq, 0);
     }
 
     /**
-     * r_k = λ_k·t_k for the slopes of the last {@link #slopes} call (t_k reduced, 4 limbs each). The denominators'
+     * r_k = λ_k·t_k for the slopes of the last {@link #slopes} call (t_k reduced). The denominators'
      * lanes, no longer needed, hold t and then the products.
      */
     @Override

@@ -4,32 +4,31 @@ import io.proofline.algebra.field.LaneMontgomery;
 import io.proofline.algebra.field.QuadraticField;
 
 /**
- * {@link LaneSlopes} for 𝔽q² = 𝔽q[u]/(u² + 1) (the G2 MSM, issue #3): each coefficient in its own lane arrays, one
- * 𝔽q² product per lane as four lane products, (a0b0 − a1b1) + (a0b1 + a1b0)u, with {@link LaneMontgomery#subGroup}
- * and {@link LaneMontgomery#addGroup} (schoolbook, not Karatsuba: its sums would leave the lane-form bound). Every
- * lane value is in lane form (x·2^261, below 2^259): products are below 2^257 + p, so a0b0 − a1b1 + 17p and
- * a0b1 + a1b0 stay below 2^259. The LANES chain totals are inverted on the scalar side with one 𝔽q² inversion.
+ * {@link LaneSlopes} for 𝔽q² = 𝔽q[u]/(u² + 1) (the G2 MSM, issues #3, #22): each coefficient in its own lane arrays,
+ * one 𝔽q² product per lane. Where the kernel's lane form leaves room for sums of two values as operands
+ * ({@link LaneMontgomery#sumsAreOperands}: BLS12-381) by Karatsuba, three lane products, a0b0 − a1b1 and
+ * (a0 + a1)(b0 + b1) − (a0b0 + a1b1); otherwise (BN254, whose lane form has too little headroom for the sums) by four,
+ * (a0b0 − a1b1) + (a0b1 + a1b0)u, with {@link LaneMontgomery#subGroup} and {@link LaneMontgomery#addGroup}. Every lane
+ * value stays in lane form (see {@link LaneMontgomery#subGroup} for the bounds). The LANES chain totals are inverted on
+ * the scalar side with one 𝔽q² inversion.
  *
  * <p>Not thread-safe; one per thread through {@link #forThisThread}, for the same reason as {@link LaneSlopes}.
  */
 final class LaneSlopes2 implements BatchSlopes {
 
     private static final int LANES = LaneMontgomery.LANES;
-    private static final int LIMBS = LaneMontgomery.LIMBS;
-    /** 𝔽q² elements are c0 then c1, 4 longs each. */
-    private static final int WIDTH = 8;
 
     private final QuadraticField f;
     private final LaneMontgomery lanes;
+    /** 𝔽q² elements are c0 then c1, {@code words} longs each. */
+    private final int words, width;
+    /** Three lane products per 𝔽q² product instead of four. */
+    private final boolean karatsuba;
     private final int stride;
     private final long[] den0, den1, prefix0, prefix1, num0, num1;
     /** Four products of one 𝔽q² multiplication, at lane indices 0, LANES, 2·LANES, 3·LANES. */
     private final long[] products;
-    private final long[] totals = new long[WIDTH * LANES];
-    private final long[] totalsPrefix = new long[WIDTH * LANES];
-    private final long[] scratch = new long[2 * WIDTH];
-    private final long[] one = new long[WIDTH];
-    private final long[] zero = new long[WIDTH];
+    private final long[] totals, totalsPrefix, scratch, one, zero;
     private int groups;
 
     private static final ThreadLocal<LaneSlopes2> PER_THREAD = new ThreadLocal<>();
@@ -47,20 +46,41 @@ final class LaneSlopes2 implements BatchSlopes {
     private LaneSlopes2(QuadraticField f, int capacity) {
         // a fresh 𝔽q² (it holds scratch), the same base field
         this.f = new QuadraticField(f.base());
-        this.lanes = new LaneMontgomery(f.base());
+        this.lanes = LaneMontgomery.of(f.base());
+        this.words = f.base().limbs();
+        this.width = 2 * words;
+        this.karatsuba = lanes.sumsAreOperands();
         this.stride = Math.max((capacity + LANES - 1) / LANES * LANES + LANES, 4 * LANES);
-        this.den0 = new long[LIMBS * stride];
-        this.den1 = new long[LIMBS * stride];
-        this.prefix0 = new long[LIMBS * stride];
-        this.prefix1 = new long[LIMBS * stride];
-        this.num0 = new long[LIMBS * stride];
-        this.num1 = new long[LIMBS * stride];
-        this.products = new long[LIMBS * stride];
+        int limbs = lanes.limbs();
+        this.den0 = new long[limbs * stride];
+        this.den1 = new long[limbs * stride];
+        this.prefix0 = new long[limbs * stride];
+        this.prefix1 = new long[limbs * stride];
+        this.num0 = new long[limbs * stride];
+        this.num1 = new long[limbs * stride];
+        this.products = new long[limbs * stride];
+        this.totals = new long[width * LANES];
+        this.totalsPrefix = new long[width * LANES];
+        this.scratch = new long[2 * width];
+        this.one = new long[width];
+        this.zero = new long[width];
         this.f.setOne(one, 0);
     }
 
     /** (r0, r1)[re] = (a0, a1)[ae]·(b0, b1)[be] for one vector; r may be a or b (products are formed first). */
     private void mul(long[] a0, long[] a1, int ae, long[] b0, long[] b1, int be, long[] r0, long[] r1, int re) {
+        if (karatsuba) {
+            int p00 = 0, p11 = LANES, mid = 2 * LANES, sum = 3 * LANES;
+            lanes.mulGroup(a0, ae, b0, be, products, p00, stride);
+            lanes.mulGroup(a1, ae, b1, be, products, p11, stride);
+            lanes.addGroup(a0, ae, a1, ae, products, mid, stride);
+            lanes.addGroup(b0, be, b1, be, products, sum, stride);
+            lanes.mulGroup(products, mid, products, sum, products, mid, stride);   // (a0 + a1)(b0 + b1)
+            lanes.addGroup(products, p00, products, p11, products, sum, stride);   // a0b0 + a1b1
+            lanes.subGroup(products, mid, products, sum, r1, re, stride);          // a0b1 + a1b0
+            lanes.subGroup(products, p00, products, p11, r0, re, stride);          // a0b0 − a1b1 (u² = −1)
+            return;
+        }
         int p00 = 0, p11 = LANES, p01 = 2 * LANES, p10 = 3 * LANES;
         lanes.mulGroup(a0, ae, b0, be, products, p00, stride);
         lanes.mulGroup(a1, ae, b1, be, products, p11, stride);
@@ -71,13 +91,13 @@ final class LaneSlopes2 implements BatchSlopes {
     }
 
     private void toLanes(long[] src, int count, long[] c0, long[] c1, int to) {
-        lanes.toLanes(src, 0, WIDTH, count, c0, stride, to);
-        lanes.toLanes(src, 4, WIDTH, count, c1, stride, to);
+        lanes.toLanes(src, 0, width, count, c0, stride, to);
+        lanes.toLanes(src, words, width, count, c1, stride, to);
     }
 
     private void fromLanes(long[] c0, long[] c1, int from, int count, long[] dst) {
-        lanes.fromLanes(c0, stride, from, count, dst, 0, WIDTH);
-        lanes.fromLanes(c1, stride, from, count, dst, 4, WIDTH);
+        lanes.fromLanes(c0, stride, from, count, dst, 0, width);
+        lanes.fromLanes(c1, stride, from, count, dst, words, width);
     }
 
     @Override
@@ -99,8 +119,8 @@ final class LaneSlopes2 implements BatchSlopes {
         }
         // 2. the totals inverted together on the scalar side: one 𝔽q² inversion (Montgomery's trick over LANES)
         int last = groups * LANES;
-        lanes.fromLanesScalar(prefix0, stride, last, LANES, totals, 0, WIDTH);   // scalar: see fromLanesScalar
-        lanes.fromLanesScalar(prefix1, stride, last, LANES, totals, 4, WIDTH);
+        lanes.fromLanesScalar(prefix0, stride, last, LANES, totals, 0, width);   // scalar: see fromLanesScalar
+        lanes.fromLanesScalar(prefix1, stride, last, LANES, totals, words, width);
         invertAll(totals);
         toLanes(totals, LANES, prefix0, prefix1, last);
         // 3. back through the chains, then λ and λ² (into the denominators' lanes)
@@ -129,17 +149,17 @@ final class LaneSlopes2 implements BatchSlopes {
 
     /** Replaces each of the LANES elements of v (none zero) by its inverse: prefix products, one inversion. */
     private void invertAll(long[] v) {
-        int acc = 0, tmp = WIDTH;
+        int acc = 0, tmp = width;
         f.setOne(scratch, acc);
         for (int i = 0; i < LANES; i++) {
-            System.arraycopy(scratch, acc, totalsPrefix, i * WIDTH, WIDTH);
-            f.mul(scratch, acc, v, i * WIDTH, scratch, acc);
+            System.arraycopy(scratch, acc, totalsPrefix, i * width, width);
+            f.mul(scratch, acc, v, i * width, scratch, acc);
         }
         f.inv(scratch, acc, scratch, acc);
         for (int i = LANES - 1; i >= 0; i--) {
-            f.mul(scratch, acc, totalsPrefix, i * WIDTH, scratch, tmp);    // 1/v_i
-            f.mul(scratch, acc, v, i * WIDTH, scratch, acc);
-            System.arraycopy(scratch, tmp, v, i * WIDTH, WIDTH);
+            f.mul(scratch, acc, totalsPrefix, i * width, scratch, tmp);    // 1/v_i
+            f.mul(scratch, acc, v, i * width, scratch, acc);
+            System.arraycopy(scratch, tmp, v, i * width, width);
         }
     }
 }

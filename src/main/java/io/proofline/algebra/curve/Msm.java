@@ -80,11 +80,20 @@ public final class Msm {
 
     /** Heap convenience: {@code bases} flat affine Montgomery points, {@code scalars} 4 canonical limbs each. */
     public static long[] compute(CurveGroup g, long[] bases, long[] scalars) {
+        return compute(g, bases, scalars, true);
+    }
+
+    /**
+     * As {@link #compute(CurveGroup, long[], long[])}; {@code vectorLanes} false keeps the batch-affine additions on
+     * the scalar path even where this JVM resolves the Vector API, so that a benchmark compares both in one run.
+     */
+    public static long[] compute(CurveGroup g, long[] bases, long[] scalars, boolean vectorLanes) {
         int count = scalars.length / 4;
         if (bases.length < count * g.affineWidth()) {
             throw new IllegalArgumentException("fewer bases than scalars");
         }
-        return compute(g, MemorySegment.ofArray(bases), 0, MemorySegment.ofArray(scalars), 0, count);
+        return compute(g, MemorySegment.ofArray(bases), 0, MemorySegment.ofArray(scalars), 0, count,
+                defaultExecutor(), vectorLanes);
     }
 
     /**
@@ -93,11 +102,17 @@ public final class Msm {
      */
     public static long[] compute(CurveGroup g, MemorySegment bases, long basesOffset,
                                  MemorySegment scalars, long scalarsOffset, int count, ExecutorService executor) {
+        return compute(g, bases, basesOffset, scalars, scalarsOffset, count, executor, true);
+    }
+
+    private static long[] compute(CurveGroup g, MemorySegment bases, long basesOffset, MemorySegment scalars,
+                                  long scalarsOffset, int count, ExecutorService executor, boolean vectorLanes) {
         long pointBytes = g.affineBytes();
         if (basesOffset + count * pointBytes > bases.byteSize() || scalarsOffset + (long) count * SCALAR_BYTES > scalars.byteSize()) {
             throw new IndexOutOfBoundsException("MSM of " + count + " points runs past the end of its segments");
         }
-        Job job = new Job(g, bases, basesOffset, scalars, scalarsOffset, count);
+        Job job = new Job(g, bases, basesOffset, scalars, scalarsOffset, count,
+                vectorLanes && BatchAffineBuckets.LANES_ENABLED);
         int parallelism = executor instanceof ForkJoinPool fj ? fj.getParallelism() : Runtime.getRuntime().availableProcessors();
 
         // 1. ones, zeros and the largest bit length
@@ -169,7 +184,7 @@ public final class Msm {
     }
 
     /**
-     * Whether the batch-affine additions of BN254 G1 and G2 run on Vector API lanes in this JVM (the module resolved),
+     * Whether the batch-affine additions of BN254 and BLS12-381 G1 and G2 run on Vector API lanes in this JVM (the module resolved),
      * for benchmark headers.
      */
     public static boolean usesVectorLanes() {
@@ -208,7 +223,7 @@ public final class Msm {
 
     /** One MSM's inputs; its methods are the tasks, each with its own {@link CurveOps} and buffers. */
     private record Job(CurveGroup g, MemorySegment bases, long basesOffset, MemorySegment scalars, long scalarsOffset,
-                       int count) {
+                       int count, boolean vectorLanes) {
 
         /** Sums points with scalar 1, counts the others that are non-zero, and finds their largest bit length. */
         ScanResult scan(int from, int to) {
@@ -244,7 +259,7 @@ public final class Msm {
             int xyzz = 4 * w;
             int buckets = 1 << (c - 1);
             BatchAffineBuckets batch = buckets >= BATCH_AFFINE_MIN_BUCKETS
-                    ? BatchAffineBuckets.forThisThread(g, buckets, batchCapacity(buckets)) : null;
+                    ? BatchAffineBuckets.forThisThread(g, buckets, batchCapacity(buckets), vectorLanes) : null;
             CurveOps ops = batch != null ? batch.ops() : g.newOps();
             var f = ops.field();
             long[] bucket = batch == null ? new long[buckets * xyzz] : null;

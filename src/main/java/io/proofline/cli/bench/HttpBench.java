@@ -62,7 +62,12 @@ final class HttpBench implements BenchSuite {
     }
 
     /** What one job saw: its latency, the server's timings, the proofs' JSON. */
-    record Completed(long latencyNanos, JsonNode job, JsonNode proofs) {
+    /**
+     * One job as its client saw it: {@code submitNanos} the submit call, {@code latencyNanos} submit to proofs
+     * fetched, {@code fetchedAt} the wall-clock instant the proofs were in hand (to split the latency with the job's
+     * own timestamps; client and service share a clock when run on one host).
+     */
+    record Completed(long latencyNanos, long submitNanos, Instant fetchedAt, JsonNode job, JsonNode proofs) {
     }
 
     /** The circuit driven and what a job of it carries. */
@@ -99,9 +104,9 @@ final class HttpBench implements BenchSuite {
             int failures = check(warm, workload, warm.size(), out);
 
             List<String> rows = new ArrayList<>();
-            rows.add(String.format("%-8s %6s %7s %9s %9s %9s %9s %9s %10s %11s %13s %10s  %s", "clients", "jobs",
-                    "proofs", "p50 ms", "p95 ms", "p99 ms", "max ms", "proofs/s", "engine ms", "outside ms",
-                    "start p50/95", "peak RSS", "device busy"));
+            rows.add(String.format("%-8s %6s %7s %9s %9s %9s %9s %9s %10s %11s %10s %13s %8s %8s %10s  %s",
+                    "clients", "jobs", "proofs", "p50 ms", "p95 ms", "p99 ms", "max ms", "proofs/s", "engine ms",
+                    "outside ms", "submit ms", "start p50/95", "run+ ms", "tail ms", "peak RSS", "device busy"));
             for (int c : clients) {
                 int jobs = Options.intValue(opts, "--jobs", Math.max(8, 4 * c));
                 PipelineSampler.Figures figures;
@@ -120,9 +125,11 @@ final class HttpBench implements BenchSuite {
             out.println();
             rows.forEach(out::println);
             out.println("latency: submit -> proofs fetched, per job; engine ms: the median job's time in the service's "
-                    + "engine (its timings.totalMs); outside ms: the median of latency - engine time (REST, storage, "
-                    + "hand-over, polling); start: createdAt -> startedAt in ms (the hand-over from the REST call to a "
-                    + "job runner); peak RSS: largest sampled VmRSS; device busy: share of "
+                    + "engine (its timings.totalMs); outside ms: the median of latency - engine time, split (medians) "
+                    + "into submit ms: the submit call (upload, durable write of the inputs, the job's rows); start: "
+                    + "createdAt -> startedAt (the hand-over from the REST call to a job runner); run+ ms: startedAt -> "
+                    + "finishedAt minus the engine time (reading inputs back, the job's writes); tail ms: finishedAt -> "
+                    + "proofs fetched (polling, the fetch); peak RSS: largest sampled VmRSS; device busy: share of "
                     + PipelineSampler.PERIOD.toMillis() + " ms samples with a prove start running");
             return failures == 0 ? 0 : 1;
         }
@@ -135,12 +142,18 @@ final class HttpBench implements BenchSuite {
         long[] outside = done.stream().mapToLong(d -> d.latencyNanos() / 1_000_000 - engineMillis(d.job()))
                 .sorted().toArray();
         long[] handOver = done.stream().mapToLong(d -> startMillis(d.job())).sorted().toArray();
+        long[] submit = done.stream().mapToLong(d -> d.submitNanos() / 1_000_000).sorted().toArray();
+        long[] runOverhead = done.stream().mapToLong(d -> runMillis(d.job()) - engineMillis(d.job())).sorted().toArray();
+        long[] tail = done.stream().mapToLong(d -> Duration.between(instant(d.job(), "finishedAt"), d.fetchedAt())
+                .toMillis()).sorted().toArray();
         double proofsPerSecond = (double) done.size() * partitions / (wallNanos / 1e9);
-        return String.format("%-8d %6d %7d %9.1f %9.1f %9.1f %9.1f %9.2f %10d %11d %13s %10s  %s", clients,
+        return String.format("%-8d %6d %7d %9.1f %9.1f %9.1f %9.1f %9.2f %10d %11d %10d %13s %8d %8d %10s  %s",
+                clients,
                 done.size(), done.size() * partitions, ms(percentile(latencies, 50)), ms(percentile(latencies, 95)),
                 ms(percentile(latencies, 99)), ms(latencies[latencies.length - 1]), proofsPerSecond,
-                percentile(engine, 50), percentile(outside, 50),
-                percentile(handOver, 50) + "/" + percentile(handOver, 95), mib(figures.peakRssBytes()),
+                percentile(engine, 50), percentile(outside, 50), percentile(submit, 50),
+                percentile(handOver, 50) + "/" + percentile(handOver, 95), percentile(runOverhead, 50),
+                percentile(tail, 50), mib(figures.peakRssBytes()),
                 figures.busyText());
     }
 
@@ -171,6 +184,7 @@ final class HttpBench implements BenchSuite {
         long start = System.nanoTime();
         String id = workload.witnesses() != null ? client.submitWitnesses(workload.circuitId(), workload.witnesses())
                 : client.submitInputs(workload.circuitId(), workload.inputs());
+        long submitted = System.nanoTime();
         long pollMs = FIRST_POLL_MS;
         JsonNode job = client.job(id);
         while (!terminal(job)) {
@@ -183,7 +197,7 @@ final class HttpBench implements BenchSuite {
                     + job.path("error").asString());
         }
         JsonNode proofs = client.proofs(id);
-        return new Completed(System.nanoTime() - start, job, proofs);
+        return new Completed(System.nanoTime() - start, submitted - start, Instant.now(), job, proofs);
     }
 
     private static boolean terminal(JsonNode job) {
@@ -295,8 +309,16 @@ final class HttpBench implements BenchSuite {
     }
 
     private static long startMillis(JsonNode job) {
-        return Duration.between(Instant.parse(job.path("createdAt").asString()),
-                Instant.parse(job.path("startedAt").asString())).toMillis();
+        return Duration.between(instant(job, "createdAt"), instant(job, "startedAt")).toMillis();
+    }
+
+    /** The job's run on an instance, from taking it to storing its outcome. */
+    private static long runMillis(JsonNode job) {
+        return Duration.between(instant(job, "startedAt"), instant(job, "finishedAt")).toMillis();
+    }
+
+    private static Instant instant(JsonNode job, String field) {
+        return Instant.parse(job.path(field).asString());
     }
 
     static long percentile(long[] sorted, int p) {

@@ -1,20 +1,33 @@
 package io.proofline.cli.bench;
 
-import io.proofline.cli.UsageException;
-import io.proofline.algebra.bn254.Bn254;
+import io.proofline.algebra.bls12381.Bls12381Curves;
+import io.proofline.algebra.bn254.Bn254Curves;
+import io.proofline.algebra.curve.CurveGroup;
+import io.proofline.algebra.curve.CurveOps;
+import io.proofline.algebra.curve.Msm;
 import io.proofline.algebra.field.LaneMontgomery;
 import io.proofline.algebra.field.PrimeField;
+import io.proofline.cli.UsageException;
 
 import java.io.PrintStream;
+import java.math.BigInteger;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.LongSupplier;
 
 /**
- * {@code bench lanes [--runs N] [--batch N]}: BN254 𝔽q multiplication throughput on a batch of independent products
- * (issue #3's go/no-go): the scalar 4×64-bit Montgomery multiplication ({@link PrimeField#mul}) against
- * {@link LaneMontgomery} (Vector API, one element per lane), plus the cost of converting to and from lane form.
+ * {@code bench lanes [--runs N] [--batch N] [--msm-log-size K]}: the Vector API lane kernels ({@link LaneMontgomery},
+ * issues #3, #22) against the scalar path in the same run, for BN254 and BLS12-381:
+ * <ul>
+ *   <li>𝔽q multiplication throughput on a batch of independent products: the scalar 64-bit-limb Montgomery
+ *       multiplication ({@link PrimeField#mul}) against the lane kernel, plus the cost of converting to and from
+ *       lane form;
+ *   <li>the G1 and G2 MSMs of 2^K random points and uniform scalars ({@link Msm#compute(CurveGroup, long[], long[],
+ *       boolean)}, all cores) with the batch-affine additions on lanes and on the scalar path, alternating.
+ * </ul>
  * Needs {@code --add-modules jdk.incubator.vector} at run time. Every figure is the median of the runs after one
- * warm-up run; each run repeats the batch until about 20 M products.
+ * warm-up run; a multiplication run repeats the batch until about 20 M products.
  */
 final class LanesBench implements BenchSuite {
 
@@ -27,55 +40,80 @@ final class LanesBench implements BenchSuite {
 
     @Override
     public String description() {
-        return "BN254 Fq mul throughput: scalar vs Vector API lanes [--runs N] [--batch N]";
+        return "BN254 and BLS12-381: Fq mul and G1/G2 MSM, scalar vs Vector API lanes [--runs N] [--batch N] "
+                + "[--msm-log-size K]";
     }
 
     @Override
     public int run(String[] args, PrintStream out) throws Exception {
         int runs = 5;
         int batch = 1024;
+        int msmLog = 14;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--runs" -> runs = Integer.parseInt(value(args, ++i));
                 case "--batch" -> batch = Integer.parseInt(value(args, ++i));
+                case "--msm-log-size" -> msmLog = Integer.parseInt(value(args, ++i));
                 default -> throw new UsageException("bench lanes: unknown option " + args[i]);
             }
         }
         if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
             throw new UsageException("bench lanes: run java with --add-modules jdk.incubator.vector");
         }
-        PrimeField f = Bn254.FQ;
-        LaneMontgomery lm = new LaneMontgomery(f);
         if (batch % LaneMontgomery.LANES != 0) {
             throw new UsageException("bench lanes: --batch must be a multiple of " + LaneMontgomery.LANES);
         }
-        out.println("# bench lanes: " + AlgebraBench.machine());
-        out.printf("# %d independent BN254 Fq products per batch, %d lanes (%s), median of %d runs after 1 warm-up%n",
-                batch, LaneMontgomery.LANES, LaneMontgomery.SPECIES, runs);
-        SplittableRandom rnd = new SplittableRandom(11);
-        long[] a = new long[4 * batch];
-        long[] b = new long[4 * batch];
-        long[] r = new long[4 * batch];
-        for (int i = 0; i < batch; i++) {
-            System.arraycopy(f.random(rnd), 0, a, 4 * i, 4);
-            System.arraycopy(f.random(rnd), 0, b, 4 * i, 4);
+        if (msmLog < 10 || msmLog > 20) {
+            throw new UsageException("bench lanes: --msm-log-size must be between 10 and 20");
         }
-        int reps = (int) Math.max(1, PRODUCTS_PER_RUN / batch);
+        out.println("# bench lanes: " + AlgebraBench.machine());
+        out.printf("# %d independent Fq products per batch, %d lanes (%s); MSMs of 2^%d points; median of %d runs "
+                + "after 1 warm-up%n", batch, LaneMontgomery.LANES, LaneMontgomery.SPECIES, msmLog, runs);
+        out.println("| curve | what | scalar | lanes | scalar / lanes |");
+        out.println("|---|---|---|---|---|");
+        for (CurveGroup[] groups : List.of(new CurveGroup[] {Bn254Curves.G1, Bn254Curves.G2},
+                new CurveGroup[] {Bls12381Curves.G1, Bls12381Curves.G2})) {
+            String curve = groups[0].name().substring(0, groups[0].name().indexOf('.'));
+            fieldMul(curve, groups[0].baseField(), batch, runs, out);
+            for (CurveGroup g : groups) {
+                double[] ms = msm(g, 1 << msmLog, runs);
+                out.printf("| %s | %s MSM 2^%d, ms | %.1f | %.1f | %.2f× |%n", curve, g.name().substring(curve.length() + 1),
+                        msmLog, ms[0], ms[1], ms[0] / ms[1]);
+            }
+        }
+        return 0;
+    }
+
+    /** ns per 𝔽q multiplication, scalar and on lanes, and the conversions; checks that both paths agree. */
+    private static void fieldMul(String curve, PrimeField f, int batch, int runs, PrintStream out) {
+        LaneMontgomery lm = LaneMontgomery.of(f);
+        int w = f.limbs();
+        int limbs = lm.limbs();
+        SplittableRandom rnd = new SplittableRandom(11);
+        long[] a = new long[w * batch];
+        long[] b = new long[w * batch];
+        long[] r = new long[w * batch];
+        for (int i = 0; i < batch; i++) {
+            System.arraycopy(f.random(rnd), 0, a, w * i, w);
+            System.arraycopy(f.random(rnd), 0, b, w * i, w);
+        }
+        // about the same time per run for both curves: the 6-word products cost about twice the 4-word ones
+        int reps = (int) Math.max(1, PRODUCTS_PER_RUN * 4 / (w * w) / batch);
         final int n = batch;
 
         double scalar = median(runs, () -> {
             long t0 = System.nanoTime();
             for (int k = 0; k < reps; k++) {
                 for (int i = 0; i < n; i++) {
-                    f.mul(a, 4 * i, b, 4 * i, r, 4 * i);
+                    f.mul(a, w * i, b, w * i, r, w * i);
                 }
             }
             return System.nanoTime() - t0;
         }) / ((double) reps * n);
 
-        long[] al = new long[LaneMontgomery.LIMBS * n];
-        long[] bl = new long[LaneMontgomery.LIMBS * n];
-        long[] rl = new long[LaneMontgomery.LIMBS * n];
+        long[] al = new long[limbs * n];
+        long[] bl = new long[limbs * n];
+        long[] rl = new long[limbs * n];
         lm.toLanes(a, 0, n, al, n, 0);
         lm.toLanes(b, 0, n, bl, n, 0);
         double lanes = median(runs, () -> {
@@ -102,7 +140,6 @@ final class LanesBench implements BenchSuite {
             }
             return System.nanoTime() - t0;
         }) / ((double) convReps * n);
-
         double fromPlain = median(runs, () -> {
             long t0 = System.nanoTime();
             for (int k = 0; k < convReps; k++) {
@@ -112,26 +149,61 @@ final class LanesBench implements BenchSuite {
         }) / ((double) convReps * n);
 
         // The two paths must agree: a check, not a figure (a wrong fast path would be worthless).
-        long[] expect = new long[4 * n];
+        long[] expect = new long[w * n];
         for (int i = 0; i < n; i++) {
-            f.mul(a, 4 * i, b, 4 * i, expect, 4 * i);
+            f.mul(a, w * i, b, w * i, expect, w * i);
         }
         lm.toLanes(a, 0, n, al, n, 0);
         lm.mul(al, bl, rl, n, 0, n);
         lm.fromLanes(rl, n, 0, n, r, 0);
         if (!Arrays.equals(expect, r)) {
-            throw new IllegalStateException("bench lanes: lane products differ from the scalar ones");
+            throw new IllegalStateException("bench lanes: " + curve + " lane products differ from the scalar ones");
         }
+        out.printf("| %s | Fq mul, ns (%dx64 scalar, %dx29 lanes) | %.2f | %.2f | %.2f× |%n", curve, w, limbs, scalar,
+                lanes, scalar / lanes);
+        out.printf("| %s | to / from / from plain lane form, ns per element | - | %.2f / %.2f / %.2f | - |%n", curve,
+                toLanes, fromLanes, fromPlain);
+    }
 
-        out.println("| path | ns per Fq mul |");
-        out.println("|---|---|");
-        out.printf("| scalar Montgomery.mul4 (4x64, independent products) | %.2f |%n", scalar);
-        out.printf("| Vector API lanes (9x29 limbs, lazily reduced) | %.2f |%n", lanes);
-        out.printf("| to lane form (per element) | %.2f |%n", toLanes);
-        out.printf("| from lane form (per element) | %.2f |%n", fromLanes);
-        out.printf("| from plain lane form (per element) | %.2f |%n", fromPlain);
-        out.printf("# lanes / scalar throughput: %.2fx%n", scalar / lanes);
-        return 0;
+    /** {scalar ms, lanes ms} per MSM of n distinct points (a random walk) and uniform scalars, the two alternating. */
+    private static double[] msm(CurveGroup g, int n, int runs) {
+        CurveOps ops = g.newOps();
+        SplittableRandom rnd = new SplittableRandom(7);
+        int jw = 3 * g.fieldWidth();
+        long[] jac = new long[n * jw];
+        long[] step = ops.mulAffine(g.generator(), new BigInteger(200, new java.util.Random(3)));
+        ops.affineToJacobian(ops.mulAffine(g.generator(), BigInteger.valueOf(5)), 0, jac, 0);
+        for (int i = 1; i < n; i++) {
+            ops.addAffineToJacobian(jac, (i - 1) * jw, step, 0, jac, i * jw);
+        }
+        long[] bases = new long[n * g.affineWidth()];
+        ops.batchJacobianToAffine(jac, 0, n, bases, 0);
+        long[] scalars = new long[4 * n];
+        PrimeField fr = g.scalarField();
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(PrimeField.toLimbs(fr.toBigInteger(fr.random(rnd)), 4), 0, scalars, 4 * i, 4);
+        }
+        long[][] results = new long[2][];
+        long[] scalarTimes = new long[runs + 1];
+        long[] laneTimes = new long[runs + 1];
+        for (int run = 0; run <= runs; run++) {
+            for (int path = 0; path < 2; path++) {
+                long t0 = System.nanoTime();
+                results[path] = Msm.compute(g, bases, scalars, path == 1);
+                (path == 0 ? scalarTimes : laneTimes)[run] = System.nanoTime() - t0;
+            }
+            if (!Arrays.equals(results[0], results[1])) {
+                throw new IllegalStateException("bench lanes: " + g.name() + " MSM on lanes differs from the scalar one");
+            }
+        }
+        return new double[] {medianAfterWarmUp(scalarTimes) / 1e6, medianAfterWarmUp(laneTimes) / 1e6};
+    }
+
+    private static double medianAfterWarmUp(long[] times) {
+        long[] t = Arrays.copyOfRange(times, 1, times.length);
+        Arrays.sort(t);
+        int runs = t.length;
+        return runs % 2 == 1 ? t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2.0;
     }
 
     private static String value(String[] args, int i) throws UsageException {
@@ -141,7 +213,7 @@ final class LanesBench implements BenchSuite {
         return args[i];
     }
 
-    private static double median(int runs, java.util.function.LongSupplier timed) {
+    private static double median(int runs, LongSupplier timed) {
         timed.getAsLong();
         long[] t = new long[runs];
         for (int i = 0; i < runs; i++) {

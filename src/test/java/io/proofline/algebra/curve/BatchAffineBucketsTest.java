@@ -68,11 +68,11 @@ class BatchAffineBucketsTest {
     }
 
     static Stream<CurveGroup> laneGroups() {
-        return Stream.of(Bn254Curves.G1, Bn254Curves.G2);
+        return Stream.of(Bn254Curves.G1, Bn254Curves.G2, Bls12381Curves.G1, Bls12381Curves.G2);
     }
 
     /**
-     * The Vector API lane path (BN254 G1 and G2, batches of at least {@link LaneSlopes#MIN_BATCH}) against discrete
+     * The Vector API lane path (BN254 and BLS12-381, G1 and G2 (BLS12-381's by Karatsuba), batches of at least {@link LaneSlopes#MIN_BATCH}) against discrete
      * logs and against the scalar path on the same additions: a small pool of ±points, so that the lane batches hold
      * doublings and cancellations, and flushes at random so that batches end part-full (padded lanes).
      */
@@ -97,7 +97,7 @@ class BatchAffineBucketsTest {
                 "run the JVM with --add-modules jdk.incubator.vector (pom.xml's surefire.argLine)");
         BigInteger[] expected = new BigInteger[buckets];
         java.util.Arrays.fill(expected, BigInteger.ZERO);
-        for (int n = 0; n < (g == Bn254Curves.G1 ? 20_000 : 6_000); n++) {
+        for (int n = 0; n < (g.overFp2() ? 6_000 : 20_000); n++) {
             int b = rnd.nextInt(buckets);
             int which = rnd.nextInt(poolSize);
             boolean negate = rnd.nextBoolean();

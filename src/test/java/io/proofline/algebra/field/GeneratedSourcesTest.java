@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,17 +24,22 @@ class GeneratedSourcesTest {
     private static final Path SOURCES = Path.of("src/main/java/io/proofline/algebra/field");
 
     @ParameterizedTest(name = "{1} = python3 {0}")
-    @CsvSource({"scripts/gen-montgomery.py, Montgomery.java", "scripts/gen-lane-montgomery.py, LaneMontgomery.java"})
+    @CsvSource({"scripts/gen-montgomery.py, Montgomery.java",
+            "scripts/gen-lane-montgomery.py --bits 254, LaneMontgomery254.java",
+            "scripts/gen-lane-montgomery.py --bits 381, LaneMontgomery381.java"})
     void committedSourceIsWhatItsGeneratorPrints(String generator, String source) throws Exception {
         String printed = run(generator);
         assertEquals(printed, Files.readString(SOURCES.resolve(source), StandardCharsets.UTF_8),
                 source + " is stale or edited by hand: run python3 " + generator + " > " + SOURCES.resolve(source));
     }
 
+    /** Runs {@code python3} on the generator command line (the script, then its arguments). */
     private static String run(String generator) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("python3"));
+        command.addAll(List.of(generator.trim().split("\\s+")));
         Process process;
         try {
-            process = new ProcessBuilder("python3", generator).redirectErrorStream(true).start();
+            process = new ProcessBuilder(command).redirectErrorStream(true).start();
         } catch (IOException e) {
             assumeTrue(false, "python3 is not on the PATH: the generated-source check is skipped (" + e.getMessage() + ")");
             throw e;

@@ -1,255 +1,344 @@
 package io.proofline.algebra.field;
 
+import io.proofline.algebra.bls12381.Bls12381;
 import io.proofline.algebra.bn254.Bn254;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.math.BigInteger;
 import java.util.Random;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@link LaneMontgomery} against BigInteger on fresh random inputs (seed in the failure message). */
+/**
+ * {@link LaneMontgomery} against BigInteger and against the scalar Montgomery multiplication ({@link PrimeField#mul})
+ * on fresh random inputs with the edge values 0, 1 and p − 1 mixed in (seed in the failure message), for every
+ * field it has a kernel for: BN254 𝔽q (the G1/G2 MSMs), BN254 𝔽r (same shape) and BLS12-381 𝔽q.
+ */
 class LaneMontgomeryTest {
 
-    private static final PrimeField FQ = Bn254.FQ;
-    private static final BigInteger P = FQ.modulus();
-    private static final LaneMontgomery LANES = new LaneMontgomery(FQ);
     /** Elements per test batch: several vectors, not a multiple of anything but LANES. */
     private static final int N = 5 * LaneMontgomery.LANES;
+    private static final int LB = LaneMontgomery.LIMB_BITS;
 
-    private static BigInteger randomBelowP(SplittableRandom rnd) {
+    static Stream<PrimeField> fields() {
+        return Stream.of(Bn254.FQ, Bn254.FR, Bls12381.FQ);
+    }
+
+    private static BigInteger randomBelowP(PrimeField f, SplittableRandom rnd) {
+        BigInteger p = f.modulus();
         return switch (rnd.nextInt(8)) {
             case 0 -> BigInteger.ZERO;
             case 1 -> BigInteger.ONE;
-            case 2 -> P.subtract(BigInteger.ONE);
-            default -> new BigInteger(P.bitLength() + 16, new Random(rnd.nextLong())).mod(P);
+            case 2 -> p.subtract(BigInteger.ONE);
+            default -> new BigInteger(p.bitLength() + 16, new Random(rnd.nextLong())).mod(p);
         };
     }
 
     /** The integer held in lane form at element e (limbs need not be reduced). */
-    private static BigInteger laneValue(long[] lanes, int stride, int e) {
+    private static BigInteger laneValue(LaneMontgomery lm, long[] lanes, int stride, int e) {
         BigInteger v = BigInteger.ZERO;
-        for (int k = LaneMontgomery.LIMBS - 1; k >= 0; k--) {
-            v = v.shiftLeft(LaneMontgomery.LIMB_BITS).add(BigInteger.valueOf(lanes[k * stride + e]));
+        for (int k = lm.limbs() - 1; k >= 0; k--) {
+            v = v.shiftLeft(LB).add(BigInteger.valueOf(lanes[k * stride + e]));
         }
         return v;
     }
 
-    private static void assertLaneForm(long[] lanes, int stride, int e, String why) {
-        for (int k = 0; k < LaneMontgomery.LIMBS; k++) {
-            long limb = lanes[k * stride + e];
-            assertTrue(limb >= 0 && limb < (1L << LaneMontgomery.LIMB_BITS), why + ": limb " + k + " not normalised");
+    private static void setLaneValue(LaneMontgomery lm, BigInteger v, long[] lanes, int stride, int e) {
+        for (int k = 0; k < lm.limbs(); k++) {
+            lanes[k * stride + e] = v.shiftRight(LB * k).longValue() & ((1L << LB) - 1);
         }
-        assertTrue(laneValue(lanes, stride, e).bitLength() <= 259, why + ": value not below 2^259");
     }
 
-    @Test
-    void productsMatchBigIntegerThroughLaneFormAndBack() {
+    private static void assertLaneForm(LaneMontgomery lm, long[] lanes, int stride, int e, String why) {
+        for (int k = 0; k < lm.limbs(); k++) {
+            long limb = lanes[k * stride + e];
+            assertTrue(limb >= 0 && limb < (1L << LB), why + ": limb " + k + " not normalised");
+        }
+        assertTrue(laneValue(lm, lanes, stride, e).bitLength() <= lm.boundBits(),
+                why + ": value not below 2^" + lm.boundBits());
+    }
+
+    /** R'⁻¹ mod p: lane form holds x·R', R' = 2^(29·limbs). */
+    private static BigInteger rPrimeInv(LaneMontgomery lm) {
+        return BigInteger.ONE.shiftLeft(LB * lm.limbs()).modInverse(lm.field().modulus());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fields")
+    void productsMatchBigIntegerAndTheScalarPathThroughLaneFormAndBack(PrimeField f) {
+        LaneMontgomery lm = LaneMontgomery.of(f);
+        int w = f.limbs();
+        BigInteger p = f.modulus();
         long seed = System.nanoTime();
         SplittableRandom rnd = new SplittableRandom(seed);
         for (int round = 0; round < 50; round++) {
             BigInteger[] x = new BigInteger[N];
             BigInteger[] y = new BigInteger[N];
-            long[] a = new long[4 * N];
-            long[] b = new long[4 * N];
+            long[] a = new long[w * N];
+            long[] b = new long[w * N];
             for (int i = 0; i < N; i++) {
-                x[i] = randomBelowP(rnd);
-                y[i] = randomBelowP(rnd);
-                FQ.fromBigInteger(x[i], a, 4 * i);
-                FQ.fromBigInteger(y[i], b, 4 * i);
+                x[i] = randomBelowP(f, rnd);
+                y[i] = randomBelowP(f, rnd);
+                f.fromBigInteger(x[i], a, w * i);
+                f.fromBigInteger(y[i], b, w * i);
             }
             int stride = N + 3;   // a stride other than the count, and an offset, to catch index mix-ups
-            long[] al = new long[LaneMontgomery.LIMBS * stride];
-            long[] bl = new long[LaneMontgomery.LIMBS * stride];
-            LANES.toLanes(a, 0, N, al, stride, 3);
-            LANES.toLanes(b, 0, N, bl, stride, 3);
-            LANES.mul(al, bl, al, stride, 3, N);   // in place: r aliases a
-            long[] r = new long[4 * N];
-            LANES.fromLanes(al, stride, 3, N, r, 0);
+            long[] al = new long[lm.limbs() * stride];
+            long[] bl = new long[lm.limbs() * stride];
+            lm.toLanes(a, 0, N, al, stride, 3);
+            lm.toLanes(b, 0, N, bl, stride, 3);
+            lm.mul(al, bl, al, stride, 3, N);   // in place: r aliases a
+            long[] r = new long[w * N];
+            lm.fromLanes(al, stride, 3, N, r, 0);
+            long[] scalar = new long[w];
             for (int i = 0; i < N; i++) {
-                assertLaneForm(al, stride, 3 + i, "seed " + seed + " element " + i);
-                assertEquals(x[i].multiply(y[i]).mod(P), FQ.toBigInteger(r, 4 * i), "seed " + seed + " element " + i);
-                assertTrue(FQ.isReduced(r, 4 * i), "seed " + seed + ": 64-bit form not reduced");
+                String why = f.name() + " seed " + seed + " element " + i;
+                assertLaneForm(lm, al, stride, 3 + i, why);
+                assertEquals(x[i].multiply(y[i]).mod(p), f.toBigInteger(r, w * i), why);
+                assertTrue(f.isReduced(r, w * i), why + ": 64-bit form not reduced");
+                f.mul(a, w * i, b, w * i, scalar, 0);
+                assertEquals(f.toBigInteger(scalar, 0), f.toBigInteger(r, w * i), why + ": differs from PrimeField.mul");
             }
         }
     }
 
-    @Test
-    void chainedProductsStayInLaneFormAndMatchBigInteger() {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fields")
+    void chainedProductsStayInLaneFormAndMatchBigInteger(PrimeField f) {
+        LaneMontgomery lm = LaneMontgomery.of(f);
+        int w = f.limbs();
+        BigInteger p = f.modulus();
         long seed = System.nanoTime();
         SplittableRandom rnd = new SplittableRandom(seed);
-        BigInteger rPrimeInv = BigInteger.ONE.shiftLeft(261).modInverse(P);
-        long[] a = new long[4 * N];
-        long[] b = new long[4 * N];
+        BigInteger rInv = rPrimeInv(lm);
+        long[] a = new long[w * N];
+        long[] b = new long[w * N];
         BigInteger[] x = new BigInteger[N];
         BigInteger[] y = new BigInteger[N];
         for (int i = 0; i < N; i++) {
-            x[i] = randomBelowP(rnd);
-            y[i] = randomBelowP(rnd);
-            FQ.fromBigInteger(x[i], a, 4 * i);
-            FQ.fromBigInteger(y[i], b, 4 * i);
+            x[i] = randomBelowP(f, rnd);
+            y[i] = randomBelowP(f, rnd);
+            f.fromBigInteger(x[i], a, w * i);
+            f.fromBigInteger(y[i], b, w * i);
         }
-        long[] al = new long[LaneMontgomery.LIMBS * N];
-        long[] bl = new long[LaneMontgomery.LIMBS * N];
-        LANES.toLanes(a, 0, N, al, N, 0);
-        LANES.toLanes(b, 0, N, bl, N, 0);
-        // the lane values themselves follow v ← v·w·2^-261 mod p, checked at every step on the raw integers
+        long[] al = new long[lm.limbs() * N];
+        long[] bl = new long[lm.limbs() * N];
+        lm.toLanes(a, 0, N, al, N, 0);
+        lm.toLanes(b, 0, N, bl, N, 0);
+        // the lane values themselves follow v ← v·w·R'⁻¹ mod p, checked at every step on the raw integers
         BigInteger[] v = new BigInteger[N];
-        BigInteger[] w = new BigInteger[N];
+        BigInteger[] u = new BigInteger[N];
         for (int i = 0; i < N; i++) {
-            v[i] = laneValue(al, N, i);
-            w[i] = laneValue(bl, N, i);
+            v[i] = laneValue(lm, al, N, i);
+            u[i] = laneValue(lm, bl, N, i);
         }
         for (int step = 0; step < 20; step++) {
-            LANES.mul(al, bl, al, N, 0, N);
+            lm.mul(al, bl, al, N, 0, N);
             for (int i = 0; i < N; i++) {
-                v[i] = v[i].multiply(w[i]).multiply(rPrimeInv).mod(P);
-                assertLaneForm(al, N, i, "seed " + seed + " step " + step);
-                assertEquals(v[i], laneValue(al, N, i).mod(P), "seed " + seed + " step " + step + " element " + i);
+                v[i] = v[i].multiply(u[i]).multiply(rInv).mod(p);
+                String why = f.name() + " seed " + seed + " step " + step + " element " + i;
+                assertLaneForm(lm, al, N, i, why);
+                assertEquals(v[i], laneValue(lm, al, N, i).mod(p), why);
             }
         }
-        long[] r = new long[4 * N];
-        LANES.fromLanes(al, N, 0, N, r, 0);
+        long[] r = new long[w * N];
+        lm.fromLanes(al, N, 0, N, r, 0);
         for (int i = 0; i < N; i++) {
-            assertEquals(x[i].multiply(y[i].pow(20)).mod(P), FQ.toBigInteger(r, 4 * i), "seed " + seed);
+            assertEquals(x[i].multiply(y[i].pow(20)).mod(p), f.toBigInteger(r, w * i), f.name() + " seed " + seed);
         }
     }
 
-    @Test
-    void largestLaneValuesConvertBackReduced() {
-        // 2^259 - 1 is the largest lane-form value: fromLanes must still give a reduced element
-        // (in lane 0 of a whole vector, the other lanes zero: fromLanes reads whole vectors)
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fields")
+    void largestLaneValuesMultiplyAndConvertBackReduced(PrimeField f) {
+        // 2^bound − 1 is the largest lane-form value: squared it must stay in lane form, and fromLanes (vector and
+        // scalar) must still give a reduced element (in lane 0 of a whole vector, the other lanes zero: fromLanes
+        // reads whole vectors)
+        LaneMontgomery lm = LaneMontgomery.of(f);
+        int w = f.limbs();
+        BigInteger p = f.modulus();
         int stride = LaneMontgomery.LANES;
-        long[] lanes = new long[LaneMontgomery.LIMBS * stride];
-        BigInteger v = BigInteger.ONE.shiftLeft(259).subtract(BigInteger.ONE);
-        for (int k = 0; k < LaneMontgomery.LIMBS; k++) {
-            lanes[k * stride] = v.shiftRight(LaneMontgomery.LIMB_BITS * k).longValue() & ((1L << LaneMontgomery.LIMB_BITS) - 1);
-        }
-        long[] r = new long[4];
-        LANES.fromLanes(lanes, stride, 0, 1, r, 0);
-        assertTrue(FQ.isReduced(r, 0));
-        // lane form v means x·2^261; the 64-bit form holds x·2^256
-        BigInteger expected = v.multiply(BigInteger.ONE.shiftLeft(256)).multiply(BigInteger.ONE.shiftLeft(261).modInverse(P)).mod(P);
-        assertEquals(expected, PrimeField.limbsToBigInteger(r, 0, 4));
+        long[] lanes = new long[lm.limbs() * stride];
+        BigInteger v = BigInteger.ONE.shiftLeft(lm.boundBits()).subtract(BigInteger.ONE);
+        setLaneValue(lm, v, lanes, stride, 0);
+        // lane form v means x·R'; the 64-bit form holds x·2^(64·words)
+        BigInteger toMontgomery = BigInteger.ONE.shiftLeft(64 * w).multiply(rPrimeInv(lm));
+        long[] r = new long[w];
+        lm.fromLanes(lanes, stride, 0, 1, r, 0);
+        assertTrue(f.isReduced(r, 0));
+        assertEquals(v.multiply(toMontgomery).mod(p), PrimeField.limbsToBigInteger(r, 0, w));
+        long[] rs = new long[w];
+        lm.fromLanesScalar(lanes, stride, 0, 1, rs, 0, w);
+        assertEquals(PrimeField.limbsToBigInteger(r, 0, w), PrimeField.limbsToBigInteger(rs, 0, w));
+        long[] sq = new long[lm.limbs() * stride];
+        lm.mulGroup(lanes, 0, lanes, 0, sq, 0, stride);
+        assertLaneForm(lm, sq, stride, 0, f.name() + " square of the largest value");
+        assertEquals(v.multiply(v).multiply(rPrimeInv(lm)).mod(p), laneValue(lm, sq, stride, 0).mod(p));
     }
 
-    @Test
-    void plainLaneValuesBelow3pConvertBackReduced() {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fields")
+    void plainLaneValuesBelow3pConvertBackReduced(PrimeField f) {
+        LaneMontgomery lm = LaneMontgomery.of(f);
+        int w = f.limbs();
+        BigInteger p = f.modulus();
         long seed = System.nanoTime();
         SplittableRandom rnd = new SplittableRandom(seed);
-        BigInteger threeP = P.multiply(BigInteger.valueOf(3));
-        long[] lanes = new long[LaneMontgomery.LIMBS * N];
+        BigInteger threeP = p.multiply(BigInteger.valueOf(3));
+        long[] lanes = new long[lm.limbs() * N];
         BigInteger[] v = new BigInteger[N];
         for (int i = 0; i < N; i++) {
             // edges: 0, p − 1, p, 2p − 1, 2p, 3p − 1; otherwise uniform below 3p
             v[i] = switch (rnd.nextInt(10)) {
                 case 0 -> BigInteger.ZERO;
-                case 1 -> P.subtract(BigInteger.ONE);
-                case 2 -> P;
-                case 3 -> P.shiftLeft(1).subtract(BigInteger.ONE);
-                case 4 -> P.shiftLeft(1);
+                case 1 -> p.subtract(BigInteger.ONE);
+                case 2 -> p;
+                case 3 -> p.shiftLeft(1).subtract(BigInteger.ONE);
+                case 4 -> p.shiftLeft(1);
                 case 5 -> threeP.subtract(BigInteger.ONE);
                 default -> new BigInteger(threeP.bitLength() + 16, new Random(rnd.nextLong())).mod(threeP);
             };
-            for (int k = 0; k < LaneMontgomery.LIMBS; k++) {
-                lanes[k * N + i] = v[i].shiftRight(LaneMontgomery.LIMB_BITS * k).longValue()
-                        & ((1L << LaneMontgomery.LIMB_BITS) - 1);
-            }
+            setLaneValue(lm, v[i], lanes, N, i);
         }
-        long[] r = new long[4 * N];
-        LANES.fromPlainLanes(lanes, N, 0, N, r, 0);
+        long[] r = new long[w * N];
+        lm.fromPlainLanes(lanes, N, 0, N, r, 0);
         for (int i = 0; i < N; i++) {
             // plain lane form holds the 64-bit Montgomery limbs themselves, only unreduced
-            assertEquals(v[i].mod(P), PrimeField.limbsToBigInteger(r, 4 * i, 4), "seed " + seed + " value " + v[i]);
+            assertEquals(v[i].mod(p), PrimeField.limbsToBigInteger(r, w * i, w), f.name() + " seed " + seed + " value " + v[i]);
         }
     }
 
-    @Test
-    void plainOperandGivesPlainProductAndScalingMatches() {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fields")
+    void plainOperandGivesPlainProductAndScalingMatches(PrimeField f) {
+        LaneMontgomery lm = LaneMontgomery.of(f);
+        int w = f.limbs();
         long seed = System.nanoTime();
         SplittableRandom rnd = new SplittableRandom(seed);
-        long[] a = new long[4 * N];
-        long[] b = new long[4 * N];
+        long[] a = new long[w * N];
+        long[] b = new long[w * N];
         BigInteger[] x = new BigInteger[N];
         BigInteger[] y = new BigInteger[N];
         for (int i = 0; i < N; i++) {
-            x[i] = randomBelowP(rnd);
-            y[i] = randomBelowP(rnd);
-            FQ.fromBigInteger(x[i], a, 4 * i);
-            FQ.fromBigInteger(y[i], b, 4 * i);
+            x[i] = randomBelowP(f, rnd);
+            y[i] = randomBelowP(f, rnd);
+            f.fromBigInteger(x[i], a, w * i);
+            f.fromBigInteger(y[i], b, w * i);
         }
-        long[] al = new long[LaneMontgomery.LIMBS * N];
-        long[] bl = new long[LaneMontgomery.LIMBS * N];
-        LANES.toPlainLanes(a, 0, N, al, N, 0);
-        LANES.toPlainLanes(b, 0, N, bl, N, 0);
-        long[] scaled = new long[LaneMontgomery.LIMBS * N];
+        long[] al = new long[lm.limbs() * N];
+        long[] bl = new long[lm.limbs() * N];
+        lm.toPlainLanes(a, 0, N, al, N, 0);
+        lm.toPlainLanes(b, 0, N, bl, N, 0);
+        long[] scaled = new long[lm.limbs() * N];
         for (int e = 0; e < N; e += LaneMontgomery.LANES) {
-            LANES.scaleGroup(al, e, scaled, e, N);      // x in lane form, from its plain form
-            LANES.mulGroup(scaled, e, bl, e, bl, e, N);  // lane × plain = plain
+            lm.scaleGroup(al, e, scaled, e, N);      // x in lane form, from its plain form
+            lm.mulGroup(scaled, e, bl, e, bl, e, N);  // lane × plain = plain
         }
-        long[] r = new long[4 * N];
-        LANES.fromPlainLanes(bl, N, 0, N, r, 0);
+        long[] r = new long[w * N];
+        lm.fromPlainLanes(bl, N, 0, N, r, 0);
         for (int i = 0; i < N; i++) {
-            assertLaneForm(scaled, N, i, "seed " + seed);
-            assertEquals(x[i].multiply(y[i]).mod(P), FQ.toBigInteger(r, 4 * i), "seed " + seed + " element " + i);
+            assertLaneForm(lm, scaled, N, i, f.name() + " seed " + seed);
+            assertEquals(x[i].multiply(y[i]).mod(f.modulus()), f.toBigInteger(r, w * i), f.name() + " seed " + seed + " element " + i);
         }
     }
 
     /**
-     * The 𝔽q² building blocks: one coefficient of 8-long elements in and out (element stride 8), products, and
-     * addGroup / subGroup on products, checked on the raw lane values mod p and against the lane-form bound.
+     * The 𝔽q² building blocks: one coefficient of 2·words-long elements in and out, products, addGroup / subGroup
+     * on products, and where {@link LaneMontgomery#sumsAreOperands} Karatsuba's (a0 + a1)(b0 + b1) − (a0b0 + a1b1),
+     * checked on the raw lane values mod p, against the lane-form bound and against 𝔽q² formulas on BigInteger.
      */
-    @Test
-    void coefficientConversionsAndLaneSumsMatchBigInteger() {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fields")
+    void coefficientConversionsLaneSumsAndKaratsubaMatchBigInteger(PrimeField f) {
+        LaneMontgomery lm = LaneMontgomery.of(f);
+        int w = f.limbs();
+        int width = 2 * w;
+        BigInteger p = f.modulus();
         long seed = System.nanoTime();
         SplittableRandom rnd = new SplittableRandom(seed);
-        long[] pairs = new long[8 * N];
+        long[] pairs = new long[width * N];
         BigInteger[] x = new BigInteger[N];
         BigInteger[] y = new BigInteger[N];
         for (int i = 0; i < N; i++) {
-            x[i] = randomBelowP(rnd);
-            y[i] = randomBelowP(rnd);
-            FQ.fromBigInteger(x[i], pairs, 8 * i);
-            FQ.fromBigInteger(y[i], pairs, 8 * i + 4);
+            x[i] = randomBelowP(f, rnd);
+            y[i] = randomBelowP(f, rnd);
+            f.fromBigInteger(x[i], pairs, width * i);
+            f.fromBigInteger(y[i], pairs, width * i + w);
         }
-        long[] xl = new long[LaneMontgomery.LIMBS * N];
-        long[] yl = new long[LaneMontgomery.LIMBS * N];
-        LANES.toLanes(pairs, 0, 8, N, xl, N, 0);
-        LANES.toLanes(pairs, 4, 8, N, yl, N, 0);
-        long[] xx = new long[LaneMontgomery.LIMBS * N];
-        long[] yy = new long[LaneMontgomery.LIMBS * N];
-        long[] diff = new long[LaneMontgomery.LIMBS * N];
-        long[] sum = new long[LaneMontgomery.LIMBS * N];
+        int limbs = lm.limbs();
+        long[] xl = new long[limbs * N];
+        long[] yl = new long[limbs * N];
+        lm.toLanes(pairs, 0, width, N, xl, N, 0);
+        lm.toLanes(pairs, w, width, N, yl, N, 0);
+        long[] xx = new long[limbs * N];
+        long[] yy = new long[limbs * N];
+        long[] diff = new long[limbs * N];
+        long[] sum = new long[limbs * N];
         for (int e = 0; e < N; e += LaneMontgomery.LANES) {
-            LANES.mulGroup(xl, e, xl, e, xx, e, N);
-            LANES.mulGroup(yl, e, yl, e, yy, e, N);
-            LANES.subGroup(xx, e, yy, e, diff, e, N);
-            LANES.addGroup(xx, e, yy, e, sum, e, N);
+            lm.mulGroup(xl, e, xl, e, xx, e, N);
+            lm.mulGroup(yl, e, yl, e, yy, e, N);
+            lm.subGroup(xx, e, yy, e, diff, e, N);
+            lm.addGroup(xx, e, yy, e, sum, e, N);
         }
-        BigInteger rPrimeInv = BigInteger.ONE.shiftLeft(261).modInverse(P);
+        BigInteger rInv = rPrimeInv(lm);
         for (int i = 0; i < N; i++) {
-            BigInteger a = laneValue(xx, N, i);
-            BigInteger b = laneValue(yy, N, i);
-            assertEquals(laneValue(xl, N, i).pow(2).multiply(rPrimeInv).mod(P), a.mod(P), "seed " + seed);
-            assertLaneForm(diff, N, i, "seed " + seed + " difference");
-            assertLaneForm(sum, N, i, "seed " + seed + " sum");
-            assertEquals(a.subtract(b).mod(P), laneValue(diff, N, i).mod(P), "seed " + seed);
-            assertEquals(a.add(b).mod(P), laneValue(sum, N, i).mod(P), "seed " + seed);
+            BigInteger a = laneValue(lm, xx, N, i);
+            BigInteger b = laneValue(lm, yy, N, i);
+            String why = f.name() + " seed " + seed;
+            assertEquals(laneValue(lm, xl, N, i).pow(2).multiply(rInv).mod(p), a.mod(p), why);
+            assertLaneForm(lm, diff, N, i, why + " difference");
+            assertLaneForm(lm, sum, N, i, why + " sum");
+            assertEquals(a.subtract(b).mod(p), laneValue(lm, diff, N, i).mod(p), why);
+            assertEquals(a.add(b).mod(p), laneValue(lm, sum, N, i).mod(p), why);
         }
-        long[] back = new long[8 * N];
-        LANES.fromLanes(diff, N, 0, N, back, 0, 8);
-        LANES.fromLanes(sum, N, 0, N, back, 4, 8);
+        long[] back = new long[width * N];
+        lm.fromLanes(diff, N, 0, N, back, 0, width);
+        lm.fromLanes(sum, N, 0, N, back, w, width);
         for (int i = 0; i < N; i++) {
-            assertEquals(x[i].pow(2).subtract(y[i].pow(2)).mod(P), FQ.toBigInteger(back, 8 * i), "seed " + seed);
-            assertEquals(x[i].pow(2).add(y[i].pow(2)).mod(P), FQ.toBigInteger(back, 8 * i + 4), "seed " + seed);
+            assertEquals(x[i].pow(2).subtract(y[i].pow(2)).mod(p), f.toBigInteger(back, width * i), f.name() + " seed " + seed);
+            assertEquals(x[i].pow(2).add(y[i].pow(2)).mod(p), f.toBigInteger(back, width * i + w), f.name() + " seed " + seed);
+        }
+        if (!lm.sumsAreOperands()) {
+            return;
+        }
+        // Karatsuba on (x + yu)² : c1 = (x + y)(x + y) − (x² + y²) = 2xy, from the largest operands too
+        long[] s = new long[limbs * N];
+        long[] mid = new long[limbs * N];
+        long[] c1 = new long[limbs * N];
+        setLaneValue(lm, BigInteger.ONE.shiftLeft(lm.boundBits()).subtract(BigInteger.ONE), xl, N, 0);
+        setLaneValue(lm, BigInteger.ONE.shiftLeft(lm.boundBits()).subtract(BigInteger.ONE), yl, N, 0);
+        for (int e = 0; e < N; e += LaneMontgomery.LANES) {
+            lm.mulGroup(xl, e, xl, e, xx, e, N);
+            lm.mulGroup(yl, e, yl, e, yy, e, N);
+            lm.addGroup(xl, e, yl, e, s, e, N);
+            lm.mulGroup(s, e, s, e, mid, e, N);
+            lm.addGroup(xx, e, yy, e, sum, e, N);
+            lm.subGroup(mid, e, sum, e, c1, e, N);
+        }
+        for (int i = 0; i < N; i++) {
+            String why = f.name() + " seed " + seed + " Karatsuba element " + i;
+            assertLaneForm(lm, c1, N, i, why);
+            BigInteger xv = laneValue(lm, xl, N, i), yv = laneValue(lm, yl, N, i);
+            assertEquals(xv.multiply(yv).shiftLeft(1).multiply(rInv).mod(p), laneValue(lm, c1, N, i).mod(p), why);
         }
     }
 
     @Test
-    void rejectsFieldsOutsideItsBounds() {
-        assertThrows(IllegalArgumentException.class, () -> new LaneMontgomery(io.proofline.algebra.bls12381.Bls12381.FQ));
+    void kernelsAndShapesPerField() {
+        assertInstanceOf(LaneMontgomery254.class, LaneMontgomery.of(Bn254.FQ));
+        assertInstanceOf(LaneMontgomery381.class, LaneMontgomery.of(Bls12381.FQ));
+        assertFalse(LaneMontgomery.of(Bn254.FQ).sumsAreOperands(), "BN254's lane form has no room for sums");
+        assertTrue(LaneMontgomery.of(Bls12381.FQ).sumsAreOperands());
+        // BLS12-381 𝔽r: 255 bits in 4 words, outside the 254-bit shape's bounds
+        assertFalse(LaneMontgomery.supports(Bls12381.FR));
+        assertThrows(IllegalArgumentException.class, () -> LaneMontgomery.of(Bls12381.FR));
     }
 }
