@@ -26,7 +26,7 @@ public class HeapProbeMain {
             ProvingKey key = dev.key();
             Witness w = dev.witness();
             CpuProverBackend b = new CpuProverBackend();
-            for (int round = 0; round < 3; round++) {
+            for (int round = 0; round < (a.length > 2 ? Integer.parseInt(a[2]) : 3); round++) {
                 System.gc();
                 long t0 = total();
                 Synthesized abc;
