@@ -255,9 +255,12 @@ public final class Radix2Domain {
                 } else if (stride == 1) {
                     MemorySegment.copy(table, FieldVector.LIMB, j0 * strideBytes, tws, 0, tws.length);
                 } else {
+                    // one element every stride: plain reads (a bulk copy per element costs more than the element)
                     long off = j0 * strideBytes;
                     for (int e = 0; e < tws.length; e += limbs, off += strideBytes) {
-                        MemorySegment.copy(table, FieldVector.LIMB, off, tws, e, limbs);
+                        for (int l = 0; l < limbs; l++) {
+                            tws[e + l] = table.get(FieldVector.LIMB, off + 8L * l);
+                        }
                     }
                 }
                 for (int e = 0; e < us.length; e += limbs) {

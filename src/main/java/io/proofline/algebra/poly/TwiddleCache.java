@@ -164,21 +164,18 @@ public final class TwiddleCache implements AutoCloseable {
         Key key = new Key(field, log);
         long size = tableBytes(field, log);
         Entry entry;
-        List<Entry> toFree = new ArrayList<>();
         synchronized (this) {
             entry = entries.get(key);
             if (entry == null) {
-                entry = make(key, size, toFree);
+                entry = make(key, size);
                 if (entry == null) {
                     refused++;
-                    freeAll(toFree);
                     return Optional.empty();
                 }
             }
             entry.uses++;
             entry.lastUsedNanos = System.nanoTime();
         }
-        freeAll(toFree);
         Lease lease = new Lease(entry);
         try {
             compute(entry);
@@ -195,18 +192,23 @@ public final class TwiddleCache implements AutoCloseable {
         return Optional.of(lease);
     }
 
-    /** A new entry, room made for it under the bound and in the budget; null when there is none. */
-    private Entry make(Key key, long size, List<Entry> toFree) {
+    /**
+     * Under the monitor: a new entry, room made for it under the bound and in the budget (tables in no use freed
+     * first); null when there is none.
+     */
+    private Entry make(Key key, long size) {
         if (closed || size > maxBytes) {
             return null;
         }
-        toFree.addAll(evict(bytes + size - maxBytes));
+        // freed before the new table exists: the bound holds for the memory, not only for the count
+        freeAll(evict(bytes + size - maxBytes));
+        if (bytes + size > maxBytes) {
+            return null; // the tables in use fill the bound
+        }
         Optional<Charge> charge = budget.tryCharge(size);
         if (charge.isEmpty()) {
             // the budget is short: give back what the unused tables hold and ask once more
-            toFree.addAll(evict(Long.MAX_VALUE));
-            freeAll(toFree);
-            toFree.clear();
+            freeAll(evict(Long.MAX_VALUE));
             charge = budget.tryCharge(size);
         }
         if (charge.isEmpty()) {
@@ -254,11 +256,8 @@ public final class TwiddleCache implements AutoCloseable {
      *
      * @return the bytes given back
      */
-    public long evictUnused(long bytesWanted) {
-        List<Entry> evicted;
-        synchronized (this) {
-            evicted = evict(bytesWanted);
-        }
+    public synchronized long evictUnused(long bytesWanted) {
+        List<Entry> evicted = evict(bytesWanted);
         freeAll(evicted);
         return evicted.stream().mapToLong(e -> e.bytes).sum();
     }
@@ -320,19 +319,15 @@ public final class TwiddleCache implements AutoCloseable {
      * every charge is given back once the transforms running now end.
      */
     @Override
-    public void close() {
-        List<Entry> all = new ArrayList<>();
-        synchronized (this) {
-            closed = true;
-            for (Entry e : List.copyOf(entries.values())) {
-                entries.remove(e.key);
-                e.evicted = true;
-                bytes -= e.bytes;
-                if (e.uses == 0) {
-                    all.add(e);
-                }
+    public synchronized void close() {
+        closed = true;
+        for (Entry e : List.copyOf(entries.values())) {
+            entries.remove(e.key);
+            e.evicted = true;
+            bytes -= e.bytes;
+            if (e.uses == 0) {
+                e.free();
             }
         }
-        freeAll(all);
     }
 }

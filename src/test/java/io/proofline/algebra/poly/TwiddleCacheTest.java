@@ -109,6 +109,12 @@ class TwiddleCacheTest {
         assertThat(cache.made()).isEqualTo(3);
         // a table larger than the bound is never made
         assertThat(cache.acquire(f, 20)).isEmpty();
+        // nor one that only tables in use keep out
+        try (TwiddleCache.Lease a = cache.acquire(f, 13).orElseThrow();
+             TwiddleCache.Lease b = cache.acquire(Bls12381.FR, 13).orElseThrow()) {
+            assertThat(cache.acquire(f, 12)).isEmpty();
+            assertThat(cache.bytes()).isLessThanOrEqualTo(cache.maxBytes());
+        }
         cache.close();
         assertThat(budget.charged.get()).isZero();
     }

@@ -12,9 +12,15 @@ import io.proofline.snark.verifier.Groth16Verifier;
 import java.lang.foreign.Arena;
 import java.lang.management.ManagementFactory;
 
-/** Temporary probe: heap bytes allocated per step of a CPU proof. */
-public class HeapProbeMain {
-    static final com.sun.management.ThreadMXBean T =
+/**
+ * The heap bytes all threads allocate per step of a CPU proof of a BN254 dev circuit (synthesis, H, two MSMs alone,
+ * then prove start and finish as the backend runs them, and verification), per round; the figures of
+ * docs/BENCHMARKS.md ("Heap allocated per CPU proof"). Arguments: log₂ of the domain, constraints, rounds (3).
+ * Run: {@code java --add-modules jdk.incubator.vector -Xmx1g -cp target/classes:target/test-classes:<classpath>
+ * io.proofline.snark.prover.ProofHeapProbe 16 30000 3}.
+ */
+public final class ProofHeapProbe {
+    private static final com.sun.management.ThreadMXBean T =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
     static long total() { return T.getTotalThreadAllocatedBytes(); }
