@@ -97,20 +97,35 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
         proofline::msm::ones(points, scalars, n, per_thread, out);                                               \
     }
 
-/** The types of one curve: <curve>_fq_t, _fr_t, _affine_t, _xyzz_t, _fq2_t, _g2_affine_t, _g2_xyzz_t. */
-#define PROOFLINE_CURVE_TYPES(curve)                                                                           \
+/**
+ * The types of one curve: <curve>_fq_t, _fr_t, _affine_t, _xyzz_t; G2's over an inlined Fq2 multiplication
+ * (_fq2i_t, _g2i_affine_t, _g2i_xyzz_t: the bucket accumulation and the Fq2 self-test) and over a called one
+ * (_fq2_t, _g2_affine_t, _g2_xyzz_t: the other G2 kernels), passing its operands as Fq2Call says (ff/fq2_t.cuh says
+ * why). All have one memory layout, so their kernels share buffers.
+ */
+#define PROOFLINE_CURVE_TYPES_WITH(curve, Fq2Call)                                                                \
     using curve##_fq_t = proofline::ff::mont_t<proofline::ff::curve##_fq_params>;                                \
     using curve##_fr_t = proofline::ff::mont_t<proofline::ff::curve##_fr_params>;                                \
     using curve##_affine_t = proofline::ec::affine_t<curve##_fq_t>;                                              \
     using curve##_xyzz_t = proofline::ec::xyzz_t<curve##_fq_t>;                                                  \
-    using curve##_fq2_t = proofline::ff::fq2_t<curve##_fq_t>;                                                    \
+    using curve##_fq2_t = proofline::ff::fq2_t<curve##_fq_t, proofline::ff::fq2_mul::Fq2Call>;                   \
     using curve##_g2_affine_t = proofline::ec::affine_t<curve##_fq2_t>;                                          \
-    using curve##_g2_xyzz_t = proofline::ec::xyzz_t<curve##_fq2_t>;
+    using curve##_g2_xyzz_t = proofline::ec::xyzz_t<curve##_fq2_t>;                                              \
+    using curve##_fq2i_t = proofline::ff::fq2_t<curve##_fq_t, proofline::ff::fq2_mul::inline_>;                  \
+    using curve##_g2i_affine_t = proofline::ec::affine_t<curve##_fq2i_t>;                                        \
+    using curve##_g2i_xyzz_t = proofline::ec::xyzz_t<curve##_fq2i_t>;
 
-/** One curve's field kernels (self-tests, Fr conversions) and NTT: <curve>_fq_*, <curve>_fr_*. */
+/** The measured best call of each curve (docs/lab/gpu-variants.md, variant 13). */
+#define PROOFLINE_CURVE_TYPES_bn254 PROOFLINE_CURVE_TYPES_WITH(bn254, call_by_value)
+#define PROOFLINE_CURVE_TYPES_bls12_381 PROOFLINE_CURVE_TYPES_WITH(bls12_381, call_by_reference)
+#define PROOFLINE_CURVE_TYPES(curve) PROOFLINE_CURVE_TYPES_##curve
+
+/** One curve's field kernels (self-tests of Fq, Fr and Fq2, Fr conversions) and NTT: <curve>_fq_*, <curve>_fr_*,
+ *  <curve>_fq2_*. */
 #define PROOFLINE_FIELD_NTT_KERNELS(curve)                                                                       \
     PROOFLINE_FIELD_KERNELS(curve##_fq, curve##_fq_t)                                                            \
     PROOFLINE_FIELD_KERNELS(curve##_fr, curve##_fr_t)                                                            \
+    PROOFLINE_FIELD_KERNELS(curve##_fq2, curve##_fq2i_t)                                                         \
     extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)                         \
         curve##_fr_from_montgomery(curve##_fr_t* x, size_t n) {                                                  \
         proofline::field_from_montgomery(x, n);                                                                  \

@@ -2,4 +2,4 @@
 #include "../curves/instantiate.cuh"
 
 PROOFLINE_CURVE_TYPES(bls12_381)
-PROOFLINE_ACCUMULATE_KERNELS(bls12_381_g2, bls12_381_g2_affine_t, bls12_381_g2_xyzz_t)
+PROOFLINE_ACCUMULATE_KERNELS(bls12_381_g2, bls12_381_g2i_affine_t, bls12_381_g2i_xyzz_t)

@@ -2,4 +2,4 @@
 #include "../curves/instantiate.cuh"
 
 PROOFLINE_CURVE_TYPES(bn254)
-PROOFLINE_ACCUMULATE_KERNELS(bn254_g2, bn254_g2_affine_t, bn254_g2_xyzz_t)
+PROOFLINE_ACCUMULATE_KERNELS(bn254_g2, bn254_g2i_affine_t, bn254_g2i_xyzz_t)

@@ -48,11 +48,17 @@ public final class JobUpload implements AutoCloseable {
 
     /**
      * Stages one part as {@code writer} produces it. Past the job's limit the part's file is removed and the
-     * {@link TooLargeException} names the part and the limit. An {@link IOException} is the writer's (reading the
+     * {@link TooLargeException} names the part and the limit; a part past {@link JobService#MAX_PARTITIONS} is a
+     * 400 naming it. An {@link IOException} is the writer's (reading the
      * request); a failure to write the staged file is an {@link UncheckedIOException}, the server's fault.
      */
     public JobService.NewPartition stage(PartitionInput.Format format, String field, Writer writer)
             throws IOException {
+        if (staged.size() >= JobService.MAX_PARTITIONS) {
+            // refused before its file exists: a body of many tiny parts must not become as many files
+            throw InvalidFieldException.malformed(field, "at most " + JobService.MAX_PARTITIONS
+                    + " partitions per job");
+        }
         Path file = dir.resolve(staged.size() + ".part");
         MessageDigest sha = sha256();
         long before = total;

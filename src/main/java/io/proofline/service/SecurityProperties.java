@@ -21,6 +21,7 @@ import java.util.List;
  * @param loginLockout        the longest lockout; lockouts double from one second up to it
  * @param streamsPerKey       server-sent-event streams one API key (or the console's user) may hold open at once
  * @param streamTimeout       an event stream ends after this (clients reconnect)
+ * @param waitsPerKey         job waits ({@code GET /api/v1/jobs/{id}?waitSeconds=N}) one API key may hold parked at once
  */
 @ConfigurationProperties("proofline.security")
 public record SecurityProperties(@DefaultValue List<String> apiKeys, @DefaultValue("admin") String adminUser,
@@ -29,5 +30,6 @@ public record SecurityProperties(@DefaultValue List<String> apiKeys, @DefaultVal
                                  @DefaultValue("5") int loginAttempts,
                                  @DefaultValue("15m") Duration loginLockout,
                                  @DefaultValue("4") int streamsPerKey,
-                                 @DefaultValue("30m") Duration streamTimeout) {
+                                 @DefaultValue("30m") Duration streamTimeout,
+                                 @DefaultValue("64") int waitsPerKey) {
 }

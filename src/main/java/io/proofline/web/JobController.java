@@ -5,6 +5,7 @@ import io.proofline.service.InvalidFieldException;
 import io.proofline.service.JobService;
 import io.proofline.service.JobStaging;
 import io.proofline.service.JobUpload;
+import io.proofline.service.JobWaits;
 import io.proofline.service.StoredProof;
 import io.proofline.service.Tenant;
 import io.swagger.v3.oas.annotations.Operation;
@@ -22,14 +23,18 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 @RestController
 @RequestMapping("/api/v1/jobs")
@@ -37,13 +42,21 @@ import java.util.Optional;
 class JobController {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** The longest {@code waitSeconds} a client may ask for: longer waits are one more request away. */
+    static final int MAX_WAIT_SECONDS = 60;
+    /** The async request's own timeout beyond the wait, so that the wait, not the container, ends it. */
+    private static final Duration WAIT_GRACE = Duration.ofSeconds(5);
+    /** Reads the job once its wait ends (off the thread that ended the wait: a job runner, the sweeper, a timer). */
+    private static final ExecutorService ANSWERS = Executors.newVirtualThreadPerTaskExecutor();
 
     private final JobService jobs;
     private final JobStaging staging;
+    private final JobWaits waits;
 
-    JobController(JobService jobs, JobStaging staging) {
+    JobController(JobService jobs, JobStaging staging, JobWaits waits) {
         this.jobs = jobs;
         this.staging = staging;
+        this.waits = waits;
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -59,7 +72,10 @@ class JobController {
 
     @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
     @Operation(summary = "Submit a job (multipart)", description = "circuitId, one 'witness' file (.wtns) per "
-            + "partition, optional priority, requestId, verify")
+            + "partition, optional priority, requestId, verify; each witness is streamed to disk as it arrives",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+                    mediaType = MediaType.MULTIPART_FORM_DATA_VALUE,
+                    schema = @Schema(implementation = MultipartJobSubmission.class))))
     ResponseEntity<JobResponse> submitMultipart(Tenant tenant, HttpServletRequest request) throws IOException {
         try (JobUpload upload = staging.open()) {
             return accepted(jobs.submit(tenant, JobSubmissionReader.multipart(request, upload)));
@@ -81,6 +97,34 @@ class JobController {
     @Operation(summary = "A job with its partitions, stages and timings")
     JobResponse get(Tenant tenant, @PathVariable String id) {
         return JobResponse.of(jobs.get(tenant, id));
+    }
+
+    @GetMapping(value = "/{id}", params = "waitSeconds")
+    @Operation(summary = "The job once it has ended, waiting up to waitSeconds (0.." + MAX_WAIT_SECONDS + ")",
+            description = "answers as soon as the job is DONE, FAILED or CANCELLED, or after waitSeconds with its "
+                    + "state then; no polling needed. At most proofline.security.waits-per-key waits per key at "
+                    + "once (429 beyond)")
+    DeferredResult<JobResponse> await(Tenant tenant, @PathVariable String id,
+                                      @RequestParam("waitSeconds") int waitSeconds) {
+        if (waitSeconds < 0 || waitSeconds > MAX_WAIT_SECONDS) {
+            throw InvalidFieldException.malformed("waitSeconds", "must be 0.." + MAX_WAIT_SECONDS + ", not "
+                    + waitSeconds);
+        }
+        JobService.JobView now = jobs.get(tenant, id);
+        Duration wait = Duration.ofSeconds(waitSeconds);
+        DeferredResult<JobResponse> answer = new DeferredResult<>(wait.plus(WAIT_GRACE).toMillis());
+        if (wait.isZero() || now.job().status().isTerminal()) {
+            answer.setResult(JobResponse.of(now));
+            return answer;
+        }
+        waits.await(tenant.principal(), id, wait).whenCompleteAsync((ended, never) -> {
+            try {
+                answer.setResult(JobResponse.of(jobs.get(tenant, id)));
+            } catch (RuntimeException e) {
+                answer.setErrorResult(e);
+            }
+        }, ANSWERS);
+        return answer;
     }
 
     @GetMapping("/{id}/proof")

@@ -99,6 +99,7 @@ final class JobSubmissionReader {
      */
     static JobService.NewJob multipart(HttpServletRequest request, JobUpload upload) throws IOException {
         FileUpload parser = new FileUpload();
+        // the witnesses and the text fields; each witness part is counted against MAX_PARTITIONS as it is staged
         parser.setFileCountMax(JobService.MAX_PARTITIONS + 16);
         String circuitId = null;
         String priority = null;
@@ -122,8 +123,7 @@ final class JobSubmissionReader {
                 }
             }
         } catch (FileCountLimitExceededException e) {
-            throw InvalidFieldException.malformed("witness", "at most " + JobService.MAX_PARTITIONS
-                    + " witness parts per job");
+            throw InvalidFieldException.malformed("body", "at most " + parser.getFileCountMax() + " parts per job");
         } catch (IOException e) {
             throw refusal(e, () -> InvalidFieldException.malformed("body", "malformed multipart request: "
                     + e.getMessage()));

@@ -2,6 +2,7 @@ package io.proofline.web;
 
 import io.proofline.service.SecurityProperties;
 import io.proofline.service.StoreProperties;
+import jakarta.servlet.DispatcherType;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -62,7 +63,10 @@ class SecurityConfiguration {
                         UsernamePasswordAuthenticationFilter.class)
                 .addFilterBefore(new ApiKeyFilter(credentials, security.requestsPerSecond()),
                         UsernamePasswordAuthenticationFilter.class)
-                .authorizeHttpRequests(a -> a.anyRequest().authenticated())
+                // An async dispatch only writes the answer of a request that was authenticated and authorized when it
+                // came in (a job wait, an event stream); the stateless chain has no context to find for it again.
+                .authorizeHttpRequests(a -> a.dispatcherTypeMatchers(DispatcherType.ASYNC).permitAll()
+                        .anyRequest().authenticated())
                 .exceptionHandling(e -> e.authenticationEntryPoint((request, response, failure) ->
                         Problems.write(response, HttpStatus.UNAUTHORIZED, "a valid X-API-Key header is required",
                                 ApiKeyFilter.HEADER)))

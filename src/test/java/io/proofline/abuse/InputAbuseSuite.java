@@ -95,6 +95,20 @@ abstract class InputAbuseSuite {
         }
     }
 
+    /** What is in {@code data/tmp} now: registrations and job submissions being staged. */
+    static java.util.List<Path> staged() throws java.io.IOException {
+        try (Stream<Path> entries = Files.list(DATA.resolve("tmp"))) {
+            return entries.toList();
+        }
+    }
+
+    /** What is in {@code data/jobs} now: the inputs of jobs not yet finished. */
+    static java.util.List<Path> jobInputs() throws java.io.IOException {
+        try (Stream<Path> entries = Files.list(DATA.resolve("jobs"))) {
+            return entries.toList();
+        }
+    }
+
     /** The circuits registered now (their ids). */
     Stream<String> circuitIds() throws Exception {
         JsonNode list = api.get("/api/v1/circuits").json();

@@ -18,7 +18,8 @@ final class RawHttp {
     private RawHttp() {
     }
 
-    record Answer(int status, String text) {
+    /** The answer, and how many of the pieces offered were sent before the server answered or closed. */
+    record Answer(int status, String text, int piecesSent) {
     }
 
     /**
@@ -32,6 +33,7 @@ final class RawHttp {
             InputStream in = socket.getInputStream();
             out.write((head + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             out.flush();
+            int sent = 0;
             for (byte[] piece : pieces) {
                 if (in.available() > 0) {
                     break; // answered already
@@ -39,6 +41,7 @@ final class RawHttp {
                 try {
                     out.write(piece);
                     out.flush();
+                    sent++;
                 } catch (SocketException closed) {
                     break;
                 }
@@ -57,7 +60,7 @@ final class RawHttp {
             if (!text.startsWith("HTTP/1.1 ")) {
                 throw new IOException("no HTTP answer: '" + text + "'");
             }
-            return new Answer(Integer.parseInt(text.substring(9, 12)), text);
+            return new Answer(Integer.parseInt(text.substring(9, 12)), text, sent);
         }
     }
 

@@ -9,6 +9,7 @@ import io.proofline.service.InvalidFieldException;
 import io.proofline.service.JobPage;
 import io.proofline.service.JobRecord;
 import io.proofline.service.JobService;
+import io.proofline.service.JobWaits;
 import io.proofline.service.NotFoundException;
 import io.proofline.service.StoredProof;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.util.unit.DataSize;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.MvcResult;
 import org.springframework.test.web.servlet.ResultActions;
 
 import java.nio.charset.StandardCharsets;
@@ -37,20 +39,24 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.hamcrest.Matchers.endsWith;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.asyncDispatch;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.request;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /** {@code /api/v1/jobs}: what a submission becomes, every malformed field named, status codes, the API key. */
@@ -88,6 +94,8 @@ class JobControllerTest {
     MockMvc mvc;
     @MockitoBean
     JobService jobs;
+    @MockitoBean
+    JobWaits waits;
 
     /** What each submission's staged files held when the service got them (they are gone after the request). */
     final Map<String, byte[]> staged = new LinkedHashMap<>();
@@ -291,6 +299,41 @@ class JobControllerTest {
         mvc.perform(delete("/api/v1/jobs/" + JOB_ID).header(ApiKeyFilter.HEADER, ApiSlice.KEY))
                 .andExpect(status().isAccepted())
                 .andExpect(jsonPath("$.id").value(JOB_ID));
+    }
+
+    @Test
+    void aWaitAnswersWhenTheJobEndsOrAtOnceForAnEndedJob() throws Exception {
+        JobRecord done = new JobRecord(JOB_ID, CIRCUIT, "r-1", JobState.DONE, Priority.HIGH, null, 2, null, 1, false,
+                null, null, QUEUED.createdAt(), QUEUED.createdAt(), QUEUED.createdAt());
+        CompletableFuture<Void> ended = new CompletableFuture<>();
+        when(jobs.get(ApiSlice.TENANT, JOB_ID)).thenReturn(new JobService.JobView(QUEUED, List.of()))
+                .thenReturn(new JobService.JobView(done, List.of()));
+        when(waits.await(ApiSlice.TENANT.principal(), JOB_ID, Duration.ofSeconds(20))).thenReturn(ended);
+
+        MvcResult parked = mvc.perform(get("/api/v1/jobs/" + JOB_ID).param("waitSeconds", "20")
+                .header(ApiKeyFilter.HEADER, ApiSlice.KEY)).andExpect(request().asyncStarted()).andReturn();
+        assertThatThrownBy(() -> parked.getAsyncResult(100)).as("parked until the job ends")
+                .isInstanceOf(IllegalStateException.class);
+        ended.complete(null);
+        mvc.perform(asyncDispatch(parked)).andExpect(status().isOk()).andExpect(jsonPath("$.status").value("DONE"));
+
+        MvcResult atOnce = mvc.perform(get("/api/v1/jobs/" + JOB_ID).param("waitSeconds", "20")
+                .header(ApiKeyFilter.HEADER, ApiSlice.KEY)).andReturn();
+        mvc.perform(asyncDispatch(atOnce)).andExpect(status().isOk()).andExpect(jsonPath("$.status").value("DONE"));
+        verify(waits, org.mockito.Mockito.times(1)).await(any(), any(), any());
+    }
+
+    @Test
+    void aWaitOutOfRangeIs400AndAnotherKeysJob404() throws Exception {
+        when(jobs.get(ApiSlice.TENANT, "nope")).thenThrow(new NotFoundException("id", "no job nope"));
+
+        expectField(mvc.perform(get("/api/v1/jobs/" + JOB_ID).param("waitSeconds", "61")
+                .header(ApiKeyFilter.HEADER, ApiSlice.KEY)), "waitSeconds");
+        expectField(mvc.perform(get("/api/v1/jobs/" + JOB_ID).param("waitSeconds", "-1")
+                .header(ApiKeyFilter.HEADER, ApiSlice.KEY)), "waitSeconds");
+        mvc.perform(get("/api/v1/jobs/nope").param("waitSeconds", "5").header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isNotFound());
+        verifyNoInteractions(waits);
     }
 
     @Test

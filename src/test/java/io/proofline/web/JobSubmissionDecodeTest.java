@@ -128,6 +128,23 @@ class JobSubmissionDecodeTest {
         assertNothingStaged();
     }
 
+    @Test
+    void aPartPastThePartitionLimitIsRefusedBeforeItBecomesAFile() {
+        StringBuilder json = new StringBuilder("{\"circuitId\":\"c\",\"partitions\":[");
+        for (int i = 0; i <= JobService.MAX_PARTITIONS; i++) {
+            json.append(i == 0 ? "" : ",").append("{\"witness\":\"AAAA\"}");
+        }
+        json.append("]}");
+        try (JobUpload upload = staging.open()) {
+            assertThatThrownBy(() -> JobSubmissionReader.json(new ByteArrayInputStream(
+                    json.toString().getBytes(StandardCharsets.US_ASCII)), upload))
+                    .hasFieldOrPropertyWithValue("field", "partitions[" + JobService.MAX_PARTITIONS + "].witness")
+                    .hasMessageContaining("at most " + JobService.MAX_PARTITIONS + " partitions");
+            assertThat(upload.partitions()).hasSize(JobService.MAX_PARTITIONS);
+        }
+        assertNothingStaged();
+    }
+
     private JobService.NewJob readJson(byte[] body) throws Exception {
         try (JobUpload upload = staging.open()) {
             return JobSubmissionReader.json(new ByteArrayInputStream(body), upload);

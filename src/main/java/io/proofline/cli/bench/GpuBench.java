@@ -22,9 +22,10 @@ import java.util.Map;
  */
 final class GpuBench implements BenchSuite {
 
-    private static final String[] OPTIONS = {"--curves", "--msm", "--ntt", "--proofs", "--repeats", "--warmup",
+    private static final String[] OPTIONS = {"--curves", "--msm", "--g2-msm", "--ntt", "--proofs", "--repeats", "--warmup",
             "--finish-repeats", "--seconds", "--seed"};
     static final String DEFAULT_MSM = "16-24";
+    static final String DEFAULT_G2_MSM = "16-22";
     static final String DEFAULT_NTT = "16-24";
     static final String DEFAULT_PROOFS = "16-22";
     /** Device calls on the test machine are limited to 10 minutes; this leaves a minute for start-up and the tail. */
@@ -38,7 +39,7 @@ final class GpuBench implements BenchSuite {
     @Override
     public String description() {
         return "GPU MSM, NTT and full proofs, both curves, vs DESIGN §8 bounds and ICICLE [--curves bn128,bls12381] "
-                + "[--msm 16-24] [--ntt 16-24] [--proofs 16-22] (log2 sizes: a-b, a,b,c or none) [--repeats 11] "
+                + "[--msm 16-24] [--g2-msm 16-22] [--ntt 16-24] [--proofs 16-22] (log2 sizes: a-b, a,b,c or none) [--repeats 11] "
                 + "[--warmup 3] [--finish-repeats 3] [--seconds 540] [--seed N] " + GpuOptions.USAGE;
     }
 
@@ -61,6 +62,7 @@ final class GpuBench implements BenchSuite {
         }
         List<GpuCurve> curves = curves(opts.getOrDefault("--curves", "bn128,bls12381"));
         List<Integer> msm = logs("--msm", opts.getOrDefault("--msm", DEFAULT_MSM), 10, 26);
+        List<Integer> g2Msm = logs("--g2-msm", opts.getOrDefault("--g2-msm", DEFAULT_G2_MSM), 10, 24);
         List<Integer> ntt = logs("--ntt", opts.getOrDefault("--ntt", DEFAULT_NTT), 1, 27);
         List<Integer> proofs = logs("--proofs", opts.getOrDefault("--proofs", DEFAULT_PROOFS), 4, 24);
         int repeats = Options.intValue(opts, "--repeats", 11);
@@ -76,10 +78,10 @@ final class GpuBench implements BenchSuite {
         if (repeats < 1 || warmup < 0 || finishRepeats < 1 || seconds < 1) {
             throw new UsageException("--repeats, --finish-repeats and --seconds must be positive, --warmup ≥ 0");
         }
-        if (msm.isEmpty() && ntt.isEmpty() && proofs.isEmpty()) {
-            throw new UsageException("nothing to measure: --msm, --ntt and --proofs are all none");
+        if (msm.isEmpty() && g2Msm.isEmpty() && ntt.isEmpty() && proofs.isEmpty()) {
+            throw new UsageException("nothing to measure: --msm, --g2-msm, --ntt and --proofs are all none");
         }
-        return new GpuBenchmark.Options(curves, msm, ntt, proofs, warmup, repeats, finishRepeats, seconds, seed);
+        return new GpuBenchmark.Options(curves, msm, g2Msm, ntt, proofs, warmup, repeats, finishRepeats, seconds, seed);
     }
 
     /** {@code bn128} / {@code bn254} and {@code bls12381} / {@code bls12-381} / {@code bls12_381}, comma-separated. */

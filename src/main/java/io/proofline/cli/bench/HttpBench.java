@@ -41,13 +41,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * of P partitions, verifies a sample of the proofs here against the circuit's verification key, and prints p50/p95/p99
  * latency, proofs/s, and the service's peak RSS and device busy fraction read from {@code /api/v1/pipeline}.
  *
- * <p>Waiting is by polling the job with a short backoff (the API has no push for one job); the poll interval's cap,
- * {@code --poll-ms}, bounds what it adds to the latency.
+ * <p>Each client waits for its job with {@code GET /api/v1/jobs/{id}?waitSeconds=N}, which answers as soon as the
+ * job has ended: no polling interval adds to the latency, and the waits stay within the service's request rate.
  */
 final class HttpBench implements BenchSuite {
 
     private static final String DEFAULT_URL = "http://127.0.0.1:8080";
-    private static final long FIRST_POLL_MS = 2;
+    /** One wait's length; a job that runs longer is waited for again. */
+    static final int WAIT_SECONDS = 30;
 
     @Override
     public String name() {
@@ -58,7 +59,7 @@ final class HttpBench implements BenchSuite {
     public String description() {
         return "a running service over HTTP: --api-key K [--url " + DEFAULT_URL + "] [--clients 1,16] [--jobs N]"
                 + " [--partitions P] [--circuit ID (--witness F | --input F) | --curve bn128 --log-constraints 14]"
-                + " [--warmup 2] [--verify-sample 4] [--poll-ms 20]";
+                + " [--warmup 2] [--verify-sample 4]";
     }
 
     /** What one job saw: its latency, the server's timings, the proofs' JSON. */
@@ -82,25 +83,23 @@ final class HttpBench implements BenchSuite {
     public int run(String[] args, PrintStream out) throws Exception {
         Map<String, String> opts = Options.parse(args, "--url", "--api-key", "--clients", "--jobs", "--partitions",
                 "--circuit", "--witness", "--input", "--curve", "--log-constraints", "--seed", "--warmup",
-                "--verify-sample", "--poll-ms");
+                "--verify-sample");
         URI url = URI.create(opts.getOrDefault("--url", DEFAULT_URL));
         String apiKey = Options.require(opts, "--api-key");
         List<Integer> clients = Options.intList(opts, "--clients", List.of(1, 4));
         int partitions = Options.intValue(opts, "--partitions", 1);
         int warmup = Options.intValue(opts, "--warmup", 2);
         int verifySample = Options.intValue(opts, "--verify-sample", 4);
-        long pollCapMs = Options.intValue(opts, "--poll-ms", 20);
-        if (partitions < 1 || warmup < 0 || verifySample < 0 || pollCapMs < 1
-                || clients.stream().anyMatch(c -> c < 1)) {
-            throw new UsageException("--clients, --partitions and --poll-ms must be positive; --warmup and "
-                    + "--verify-sample not negative");
+        if (partitions < 1 || warmup < 0 || verifySample < 0 || clients.stream().anyMatch(c -> c < 1)) {
+            throw new UsageException("--clients and --partitions must be positive; --warmup and --verify-sample not "
+                    + "negative");
         }
 
         try (ServiceClient client = new ServiceClient(url, apiKey)) {
             Workload workload = workload(client, opts, partitions, out);
             out.printf("bench http: %s, circuit %s, %d partition(s) per job, %s jobs%n", url, workload.label(),
                     partitions, workload.witnesses() != null ? "witness (multipart)" : "input (JSON)");
-            List<Completed> warm = closedLoop(client, workload, 1, warmup, pollCapMs);
+            List<Completed> warm = closedLoop(client, workload, 1, warmup);
             int failures = check(warm, workload, warm.size(), out);
 
             List<String> rows = new ArrayList<>();
@@ -114,7 +113,7 @@ final class HttpBench implements BenchSuite {
                 long wall;
                 try (PipelineSampler sampler = new PipelineSampler(client)) {
                     long start = System.nanoTime();
-                    done = closedLoop(client, workload, c, jobs, pollCapMs);
+                    done = closedLoop(client, workload, c, jobs);
                     wall = System.nanoTime() - start;
                     figures = sampler.finish();
                 }
@@ -129,7 +128,7 @@ final class HttpBench implements BenchSuite {
                     + "into submit ms: the submit call (upload, durable write of the inputs, the job's rows); start: "
                     + "createdAt -> startedAt (the hand-over from the REST call to a job runner); run+ ms: startedAt -> "
                     + "finishedAt minus the engine time (reading inputs back, the job's writes); tail ms: finishedAt -> "
-                    + "proofs fetched (polling, the fetch); peak RSS: largest sampled VmRSS; device busy: share of "
+                    + "proofs fetched (the wait's answer, the fetch); peak RSS: largest sampled VmRSS; device busy: share of "
                     + PipelineSampler.PERIOD.toMillis() + " ms samples with a prove start running");
             return failures == 0 ? 0 : 1;
         }
@@ -158,8 +157,8 @@ final class HttpBench implements BenchSuite {
     }
 
     /** {@code jobs} jobs over {@code clients} concurrent clients, each one job at a time. */
-    private static List<Completed> closedLoop(ServiceClient client, Workload workload, int clients, int jobs,
-                                              long pollCapMs) throws Exception {
+    private static List<Completed> closedLoop(ServiceClient client, Workload workload, int clients, int jobs)
+            throws Exception {
         AtomicInteger left = new AtomicInteger(jobs);
         List<Completed> done = Collections.synchronizedList(new ArrayList<>());
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -167,7 +166,7 @@ final class HttpBench implements BenchSuite {
             for (int i = 0; i < clients; i++) {
                 runs.add(pool.submit(() -> {
                     while (left.getAndDecrement() > 0) {
-                        done.add(oneJob(client, workload, pollCapMs));
+                        done.add(oneJob(client, workload));
                     }
                     return null;
                 }));
@@ -179,18 +178,15 @@ final class HttpBench implements BenchSuite {
         return done;
     }
 
-    static Completed oneJob(ServiceClient client, Workload workload, long pollCapMs)
+    static Completed oneJob(ServiceClient client, Workload workload)
             throws IOException, InterruptedException {
         long start = System.nanoTime();
         String id = workload.witnesses() != null ? client.submitWitnesses(workload.circuitId(), workload.witnesses())
                 : client.submitInputs(workload.circuitId(), workload.inputs());
         long submitted = System.nanoTime();
-        long pollMs = FIRST_POLL_MS;
-        JsonNode job = client.job(id);
+        JsonNode job = client.awaitJob(id, WAIT_SECONDS);
         while (!terminal(job)) {
-            Thread.sleep(pollMs);
-            pollMs = Math.min(pollCapMs, pollMs * 2);
-            job = client.job(id);
+            job = client.awaitJob(id, WAIT_SECONDS);
         }
         if (!"DONE".equals(job.path("status").asString())) {
             throw new IOException("job " + id + " ended " + job.path("status").asString() + ": "

@@ -31,7 +31,6 @@ import java.util.regex.Pattern;
 final class SoakBench implements BenchSuite {
 
     private static final String DEFAULT_URL = "http://127.0.0.1:8080";
-    private static final long POLL_CAP_MS = 50;
     private static final double MIB = 1 << 20;
 
     /** One reading of the service's memory, {@code minutes} after the load started. */
@@ -91,7 +90,7 @@ final class SoakBench implements BenchSuite {
                     pool.submit(() -> {
                         while (System.nanoTime() < end && !Thread.currentThread().isInterrupted()) {
                             try {
-                                HttpBench.oneJob(client, workload, POLL_CAP_MS);
+                                HttpBench.oneJob(client, workload);
                                 done.incrementAndGet();
                             } catch (InterruptedException e) {
                                 return null;

@@ -1,5 +1,7 @@
 package io.proofline.gpu.selftest;
 
+import io.proofline.algebra.curve.CurveGroup;
+import io.proofline.algebra.curve.CurveOps;
 import io.proofline.algebra.field.PrimeField;
 import io.proofline.gpu.internal.DeviceBuffer;
 import io.proofline.gpu.GpuCurve;
@@ -63,6 +65,74 @@ final class BenchInputs {
             throw e;
         }
     }
+
+    /** A G2 MSM's inputs on the device and its answer Σ sᵢ·Pᵢ, affine (all zeros for infinity). */
+    record G2Msm(DeviceBuffer points, DeviceBuffer scalars, long[] expected) implements AutoCloseable {
+        @Override
+        public void close() {
+            points.close();
+            scalars.close();
+        }
+    }
+
+    /**
+     * The host half of a G2 MSM input: {@code distinct} random multiples k_j·G2 (host scalar multiplications are slow
+     * on G2), n uniform scalars in {@code arena}, and the answer Σ sᵢ·P_{i mod distinct} = (Σ sᵢ·k_{i mod distinct})·G2,
+     * one more scalar multiplication.
+     *
+     * @param base     the distinct points, affine x‖y over Fq2 (Montgomery limbs); point i of the input is
+     *                 base[i mod distinct]
+     * @param scalars  n canonical scalars
+     * @param expected the answer, affine (all zeros for infinity)
+     */
+    record G2Host(long[] base, int distinct, MemorySegment scalars, long[] expected) {
+
+        static G2Host draw(GpuCurve curve, int n, int distinct, SplittableRandom random, Arena arena) {
+            CurveGroup g2 = curve.snarkCurve().g2();
+            CurveOps ops = g2.newOps();
+            PrimeField fr = curve.fr();
+            int pw = g2.affineWidth();
+            long[] base = new long[distinct * pw];
+            long[] logs = new long[distinct * fr.limbs()];
+            for (int j = 0; j < distinct; j++) {
+                long[] k = fr.random(random);
+                System.arraycopy(k, 0, logs, j * fr.limbs(), fr.limbs());
+                System.arraycopy(ops.mulAffine(g2.generatorCopy(), fr.toBigInteger(k)), 0, base, j * pw, pw);
+            }
+            Scalars drawn = Scalars.draw(fr, n, random, distinct, arena);
+            long[] expected = ops.mulAffine(g2.generatorCopy(), drawn.expectedLog(fr, logs));
+            return new G2Host(base, distinct, drawn.values(), expected);
+        }
+    }
+
+    /** {@link G2Host} on the device: its distinct points tiled to n by doubling copies, and its scalars. */
+    static G2Msm g2Msm(GpuCurve curve, int n, SplittableRandom random, GpuStream stream) {
+        long affine = 8L * curve.snarkCurve().g2().affineWidth();
+        try (Arena arena = Arena.ofShared()) {
+            G2Host host = G2Host.draw(curve, n, Math.min(n, G2_DISTINCT), random, arena);
+            DeviceBuffer points = DeviceBuffer.allocate(n * affine);
+            DeviceBuffer scalars = null;
+            try {
+                points.upload(host.base());
+                for (long have = host.distinct(); have < n; have *= 2) {
+                    long copy = Math.min(have, n - have);
+                    points.copyFromAsync(points, copy * affine, have * affine, stream);
+                }
+                stream.synchronize();
+                scalars = upload(host.scalars());
+                return new G2Msm(points, scalars, host.expected());
+            } catch (RuntimeException e) {
+                points.close();
+                if (scalars != null) {
+                    scalars.close();
+                }
+                throw e;
+            }
+        }
+    }
+
+    /** Distinct G2 points of a G2 benchmark input. */
+    private static final int G2_DISTINCT = 64;
 
     /** n elements uniform in Fr on the device (canonical limbs, which are also valid Montgomery limbs). */
     static DeviceBuffer uniform(PrimeField fr, int n, SplittableRandom random) {

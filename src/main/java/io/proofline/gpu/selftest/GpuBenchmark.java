@@ -5,6 +5,7 @@ import io.proofline.gpu.internal.GpuContext;
 import io.proofline.gpu.GpuCurve;
 import io.proofline.gpu.internal.GpuDevice;
 import io.proofline.gpu.internal.GpuDevices;
+import io.proofline.gpu.internal.GpuGroup;
 import io.proofline.gpu.internal.GpuMsm;
 import io.proofline.gpu.internal.GpuNtt;
 import io.proofline.gpu.GpuProverBackend;
@@ -33,7 +34,7 @@ import java.util.OptionalDouble;
 import java.util.SplittableRandom;
 
 /**
- * {@code bench gpu}: G1 MSM and NTT at each chosen size on device-resident random inputs (uniform scalars), and whole
+ * {@code bench gpu}: G1 and G2 MSM and NTT at each chosen size on device-resident random inputs (uniform scalars), and whole
  * Groth16 proofs of INSECURE dev circuits on the GPU backend, both curves; one table row per measurement, printed the
  * moment it is measured so that a run cut short by a timeout still leaves its rows. Each row gives the median of
  * {@code repeats} runs after warm-up, and its ratio to DESIGN §8's bound and to ICICLE's RTX 4090 figure where DESIGN
@@ -56,7 +57,8 @@ public final class GpuBenchmark {
     /**
      * What to measure.
      *
-     * @param msmLogs       log₂ of the MSM sizes
+     * @param msmLogs       log₂ of the G1 MSM sizes
+     * @param g2MsmLogs     log₂ of the G2 MSM sizes (ΣB2's group)
      * @param nttLogs       log₂ of the NTT sizes
      * @param proofLogs     log₂ of the dev circuits' constraint counts
      * @param warmups       untimed runs before the timed ones
@@ -64,11 +66,13 @@ public final class GpuBenchmark {
      * @param finishRepeats proofs finished (and verified) per proof row
      * @param seconds       no row starts after this many seconds (or when it would not end in time)
      */
-    public record Options(List<GpuCurve> curves, List<Integer> msmLogs, List<Integer> nttLogs, List<Integer> proofLogs,
-                          int warmups, int repeats, int finishRepeats, long seconds, long seed) {
+    public record Options(List<GpuCurve> curves, List<Integer> msmLogs, List<Integer> g2MsmLogs, List<Integer> nttLogs,
+                          List<Integer> proofLogs, int warmups, int repeats, int finishRepeats, long seconds,
+                          long seed) {
         public Options {
             curves = List.copyOf(curves);
             msmLogs = List.copyOf(msmLogs);
+            g2MsmLogs = List.copyOf(g2MsmLogs);
             nttLogs = List.copyOf(nttLogs);
             proofLogs = List.copyOf(proofLogs);
             if (warmups < 0 || repeats < 1 || finishRepeats < 1 || seconds < 1) {
@@ -119,7 +123,7 @@ public final class GpuBenchmark {
                 + "prove start's MSMs + 6 NTTs); 4090: ICICLE on an RTX 4090, DESIGN §8 (2^20 only)");
         out.println(HEADER);
         out.flush();
-        if (!options.msmLogs().isEmpty() || !options.nttLogs().isEmpty()) {
+        if (!options.msmLogs().isEmpty() || !options.g2MsmLogs().isEmpty() || !options.nttLogs().isEmpty()) {
             kernels(devices.getFirst());
         }
         if (!options.proofLogs().isEmpty()) {
@@ -145,6 +149,11 @@ public final class GpuBenchmark {
             for (GpuCurve curve : options.curves()) {
                 for (int log : options.msmLogs()) {
                     measured("msm", curve, log, () -> msm(module, stream, timer, curve, log));
+                }
+            }
+            for (GpuCurve curve : options.curves()) {
+                for (int log : options.g2MsmLogs()) {
+                    measured("msm2", curve, log, () -> g2Msm(module, stream, timer, curve, log));
                 }
             }
             for (GpuCurve curve : options.curves()) {
@@ -187,6 +196,36 @@ public final class GpuBenchmark {
                             "%s; c=%d; host column: run() incl. copy-out + Horner; inputs %.1f s; stages (one run, ms):"
                                     + " %s", ok ? "result = (Σ s·k)·G" : "RESULT WRONG", msm.windowBits(), setupS,
                             stages));
+        }
+    }
+
+    /**
+     * A G2 MSM (ΣB2's group) on the G1 MSM's schedule and window, checked once against (Σ s·k)·G2. Its bound is three
+     * times the G1 XYZZ bound: an Fq2 multiplication costs three Fq multiplications (Karatsuba), so a G2 addition about
+     * three G1 additions.
+     */
+    private void g2Msm(KernelModule module, GpuStream stream, GpuTimer timer, GpuCurve curve, int log) {
+        int n = 1 << log;
+        long setup = System.nanoTime();
+        try (BenchInputs.G2Msm in = BenchInputs.g2Msm(curve, n, random, stream);
+             GpuMsm msm = new GpuMsm(module, GpuGroup.g2(curve), n, config.msmShape())) {
+            double setupS = secondsSince(setup);
+            boolean ok = Arrays.equals(msm.runAffine(in.points(), in.scalars(), stream), in.expected());
+            if (!ok) {
+                failures++;
+            }
+            double[] device = timer.sample(stream, options.warmups(), options.repeats(),
+                    () -> msm.enqueue(in.points(), in.scalars(), stream));
+            String stages;
+            try (StageTimes times = new StageTimes()) {
+                msm.enqueue(in.points(), in.scalars(), stream, times);
+                stages = times.summary();
+            }
+            PerformanceBounds.MsmBound g1 = PerformanceBounds.msm(curve, n);
+            row("msm2", curve, log, device, Double.NaN, 3 * g1.batchAffineMs(), 3 * g1.xyzzMs(), OptionalDouble.empty(),
+                    String.format(Locale.ROOT, "G2; %s; c=%d; bound: 3x G1's (Fq2 mul = 3 Fq mul); inputs %.1f s;"
+                                    + " stages (one run, ms): %s", ok ? "result = (Σ s·k)·G2" : "RESULT WRONG",
+                            msm.windowBits(), setupS, stages));
         }
     }
 

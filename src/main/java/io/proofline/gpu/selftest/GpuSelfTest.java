@@ -1,6 +1,8 @@
 package io.proofline.gpu.selftest;
 
+import io.proofline.algebra.field.FieldOps;
 import io.proofline.algebra.field.PrimeField;
+import io.proofline.algebra.field.QuadraticField;
 import io.proofline.gpu.internal.DeviceBuffer;
 import io.proofline.gpu.GpuConfig;
 import io.proofline.gpu.internal.GpuContext;
@@ -22,6 +24,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 
 /**
  * Checks every kernel against the CPU on fresh random inputs (both curves, several sizes), then optionally times
@@ -66,6 +69,7 @@ public final class GpuSelfTest {
                     // MSM configuration once against (Σ s·k)·G.
                     checkField(module, stream, curve, curve.fq(), "fq");
                     checkField(module, stream, curve, curve.fr(), "fr");
+                    checkFq2(module, stream, curve);
                     for (int log : new int[] {1, 10, 11, 16}) {
                         checkNtt(module, stream, curve, Math.min(log, options.maxLog()));
                     }
@@ -84,6 +88,7 @@ public final class GpuSelfTest {
                 }
                 checkField(module, stream, curve, curve.fq(), "fq");
                 checkField(module, stream, curve, curve.fr(), "fr");
+                checkFq2(module, stream, curve);
                 for (int log : new int[] {1, 2, 5, 10, 11, 16, 20}) {
                     if (log <= options.maxLog()) {
                         checkNtt(module, stream, curve, log);
@@ -123,17 +128,44 @@ public final class GpuSelfTest {
     // ---- checks ---------------------------------------------------------------------------------------------------
 
     private void checkField(KernelModule module, GpuStream stream, GpuCurve curve, PrimeField f, String name) {
-        guarded(curve, f.name() + " ops", "2^14", () -> checkFieldUnguarded(module, stream, curve, f, name));
+        // Edge values first: 0, 1, p − 1, 2.
+        long[][] edges = {f.zero(), f.one(), f.neg(f.one()), f.fromLong(2)};
+        guarded(curve, f.name() + " ops", "2^14",
+                () -> checkFieldUnguarded(module, stream, curve, f, f.name(), name, edges, () -> f.random(random)));
     }
 
-    private void checkFieldUnguarded(KernelModule module, GpuStream stream, GpuCurve curve, PrimeField f,
-                                     String name) {
+    /**
+     * Fq2 (G2's coordinates; native-cuda/ff/fq2_t.cuh) against the host's {@link QuadraticField}: the kernel's
+     * Karatsuba multiplication and complex squaring on random elements and on the edges 0, 1, u, −1, p − 1 + (p − 1)u.
+     */
+    private void checkFq2(KernelModule module, GpuStream stream, GpuCurve curve) {
+        PrimeField fq = curve.fq();
+        QuadraticField fq2 = new QuadraticField(fq);
+        long[] minusOne = fq.neg(fq.one());
+        long[][] edges = {concat(fq.zero(), fq.zero()), concat(fq.one(), fq.zero()), concat(fq.zero(), fq.one()),
+                concat(minusOne, fq.zero()), concat(minusOne, minusOne)};
+        guarded(curve, "fq2 ops", "2^14", () -> checkFieldUnguarded(module, stream, curve, fq2, "fq2", "fq2", edges,
+                () -> concat(fq.random(random), fq.random(random))));
+    }
+
+    private static long[] concat(long[] a, long[] b) {
+        long[] r = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+
+    /** The kernel {@code <curve>_<name>_selftest}'s a·b, a + b, a − b, a², −a against {@code f} on the host. */
+    private void checkFieldUnguarded(KernelModule module, GpuStream stream, GpuCurve curve, FieldOps f,
+                                     String label, String name, long[][] edges, Supplier<long[]> randomElement) {
         int n = 1 << 14;
-        int w = f.limbs();
-        long[] a = randomElements(f, n);
-        long[] b = randomElements(f, n);
-        // Edge values first: 0, 1, p − 1, and their pairings.
-        long[][] edges = {f.zero(), f.one(), f.neg(f.one()), f.fromLong(2)};
+        int w = f.width();
+        long[] a = new long[n * w];
+        long[] b = new long[n * w];
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(randomElement.get(), 0, a, i * w, w);
+            System.arraycopy(randomElement.get(), 0, b, i * w, w);
+        }
+        // The edges and their pairings first.
         for (int i = 0; i < edges.length * edges.length; i++) {
             System.arraycopy(edges[i / edges.length], 0, a, i * w, w);
             System.arraycopy(edges[i % edges.length], 0, b, i * w, w);
@@ -165,7 +197,7 @@ public final class GpuSelfTest {
             }
         }
         for (int op = 0; op < ops.length; op++) {
-            record(curve, f.name() + " " + ops[op], "2^14", bad[op] == 0, bad[op] + " mismatches");
+            record(curve, label + " " + ops[op], "2^14", bad[op] == 0, bad[op] + " mismatches");
         }
     }
 
@@ -364,16 +396,19 @@ public final class GpuSelfTest {
             time(curve, "ntt inverse", "2^" + logN, stream, () -> ntt.inverse(a, stream));
             time(curve, "coset H (3 iNTT, 3 NTT, a'b'-c')", "2^" + logN, stream, () -> ntt.computeH(a, b, c, stream));
         }
-        for (PrimeField f : new PrimeField[] {curve.fq(), curve.fr()}) {
-            String name = f == curve.fq() ? "fq" : "fr";
+        for (String name : new String[] {"fq", "fr", "fq2"}) {
+            PrimeField f = name.equals("fr") ? curve.fr() : curve.fq();
+            String label = name.equals("fq2") ? f.name() + "2" : f.name();
             int elements = 1 << 20;
             int iterations = 256;
-            try (DeviceBuffer x = DeviceBuffer.of(randomElements(f, elements))) {
+            // Fq2 elements are two Fq elements side by side: 2^20 of them are 2^21 random Fq elements.
+            int fqElements = name.equals("fq2") ? 2 * elements : elements;
+            try (DeviceBuffer x = DeviceBuffer.of(randomElements(f, fqElements))) {
                 int threads = module.tunables().elementwiseThreads();
-                double ms = time(curve, f.name() + " mul chain (2·256 per element)", "2^20", stream,
+                double ms = time(curve, label + " mul chain (2·256 per element)", "2^20", stream,
                         () -> module.launch(curve.kernel(name + "_mul_chain"), KernelModule.blocksFor(elements, threads),
                                 threads, stream, x, (long) elements, iterations));
-                timing(String.format(Locale.ROOT, "%-10s %-40s %.1f G mul/s", curve, f.name() + " multiplication rate",
+                timing(String.format(Locale.ROOT, "%-10s %-40s %.1f G mul/s", curve, label + " multiplication rate",
                         2.0 * elements * iterations / (ms * 1e6)));
             }
         }

@@ -5,13 +5,21 @@ package io.proofline.snark.format;
  * reduced and points to be on their curve.
  */
 public enum PointCheck {
-    /** Also check that every point is in the order-r subgroup (the default; costly on large keys, see below). */
+    /**
+     * Also check that every point is in the order-r subgroup (the default): the point sections by a batched test of
+     * a few additions per point ({@link io.proofline.algebra.curve.SubsetSumSubgroupTest}).
+     */
     SUBGROUP,
     /**
-     * Skip the subgroup checks. A proving key is trusted input chosen by whoever registered the circuit: a point
-     * outside the subgroup can only make the prover's proofs invalid (which verification catches), not forge one.
-     * Measured on the 2-core development machine: the subgroup check costs about 1–1.6 ms per BLS12-381 G1/G2 or
-     * BN254 G2 point, against ~5 µs for the curve equation alone, so a 2^20-constraint key takes hours with it.
+     * Skip the subgroup checks of the point sections, for a key checked before (the service checks it at
+     * registration) or trusted (the CLI): a point outside the subgroup can only make the prover's proofs invalid
+     * (which verification catches), not forge one.
      */
-    CURVE
+    CURVE,
+    /**
+     * Check only the header and IC points now (fully) and the point sections' sizes; the caller checks the point
+     * sections with {@link ZkeyReader#checkPointSections} before the key is used (the service: off the request thread,
+     * with progress).
+     */
+    LATER
 }

@@ -52,10 +52,18 @@ public final class ZkeyReader {
 
     /** Maps and reads {@code path} with the given point checks; the key owns the mapping (close it). */
     public static ProvingKey read(Path path, PointCheck check) throws IOException {
+        return read(path, KeyValidation.of(check));
+    }
+
+    /**
+     * Maps and reads {@code path}, checking the point sections on {@code validation}'s executor and telling it the
+     * progress; the key owns the mapping (close it).
+     */
+    public static ProvingKey read(Path path, KeyValidation validation) throws IOException {
         Arena arena = Arena.ofShared();
         try {
             MemorySegment bytes = BinFile.map(path, arena);
-            return parse(bytes, path.getFileName().toString(), arena, check);
+            return parse(bytes, path.getFileName().toString(), arena, validation);
         } catch (IOException | RuntimeException | Error e) {
             arena.close();
             throw e;
@@ -72,6 +80,12 @@ public final class ZkeyReader {
 
     /** As {@link #parse(MemorySegment, String, Arena)}, with the given point checks. */
     public static ProvingKey parse(MemorySegment bytes, String name, Arena owner, PointCheck check)
+            throws FormatException {
+        return parse(bytes, name, owner, KeyValidation.of(check));
+    }
+
+    /** As {@link #parse(MemorySegment, String, Arena)}, with the given point checks, executor and progress. */
+    public static ProvingKey parse(MemorySegment bytes, String name, Arena owner, KeyValidation validation)
             throws FormatException {
         BinFile file = BinFile.parse(name, bytes, MAGIC, VERSION);
 
@@ -110,9 +124,10 @@ public final class ZkeyReader {
         if (domainSize <= nPublic) {
             throw header.problem("domainSize " + domainSize + " is too small for nPublic " + nPublic);
         }
-        // The few header and IC points (the verifying key) always get the full check; `check` governs the rest.
-        PointValidation full = new PointValidation(curve, PointCheck.SUBGROUP);
-        PointValidation points = new PointValidation(curve, check);
+        // The few header and IC points (the verifying key) always get the full check; `validation` governs the rest.
+        PointValidation full = new PointValidation(curve, new KeyValidation(PointCheck.SUBGROUP,
+                validation.executor(), validation.threads(), ValidationProgress.NONE));
+        PointValidation points = new PointValidation(curve, validation);
         long[] alpha1 = headerPoint(header, curve, full, false, "[α]₁");
         long[] beta1 = headerPoint(header, curve, full, false, "[β]₁");
         long[] beta2 = headerPoint(header, curve, full, true, "[β]₂");
@@ -136,11 +151,9 @@ public final class ZkeyReader {
         MemorySegment c = pointSection(file, POINTS_C, "C", (long) nVars - nPublic - 1, g1,
                 "nVars − nPublic − 1 G1 points");
         MemorySegment h = pointSection(file, POINTS_H, "H", domainSize, g1, "domainSize G1 points");
-        points.requireValid(a, nVars, false, name, POINTS_A, "A");
-        points.requireValid(b1, nVars, false, name, POINTS_B1, "B1");
-        points.requireValid(b2, nVars, true, name, POINTS_B2, "B2");
-        points.requireValid(c, (long) nVars - nPublic - 1, false, name, POINTS_C, "C");
-        points.requireValid(h, domainSize, false, name, POINTS_H, "H");
+        if (validation.check() != PointCheck.LATER) {
+            checkPointSections(curve, nVars, nPublic, domainSize, a, b1, b2, c, h, name, validation);
+        }
         MemorySegment contributions = file.has(CONTRIBUTIONS)
                 ? file.section(CONTRIBUTIONS, "contributions")
                 : MemorySegment.ofArray(new byte[0]);
@@ -156,6 +169,39 @@ public final class ZkeyReader {
                 .arena(owner)
                 .byteSize(bytes.byteSize())
                 .build();
+    }
+
+    /**
+     * Checks the point sections A, B1, B2, C and H of a key read with {@link PointCheck#LATER}, as
+     * {@code validation} says ({@link PointCheck#SUBGROUP} or {@link PointCheck#CURVE}).
+     *
+     * @throws FormatException naming the section and the index of the first bad point
+     */
+    public static void checkPointSections(ProvingKey key, String name, KeyValidation validation)
+            throws FormatException {
+        checkPointSections(key.curve(), key.nVars(), key.nPublic(), key.domainSize(), key.a(), key.b1(), key.b2(),
+                key.c(), key.h(), name, validation);
+    }
+
+    private static void checkPointSections(SnarkCurve curve, int nVars, int nPublic, int domainSize, MemorySegment a,
+                                           MemorySegment b1, MemorySegment b2, MemorySegment c, MemorySegment h,
+                                           String name, KeyValidation validation) throws FormatException {
+        if (validation.check() == PointCheck.LATER) {
+            throw new IllegalArgumentException("checking the point sections needs SUBGROUP or CURVE, not LATER");
+        }
+        PointValidation points = new PointValidation(curve, validation);
+        ValidationProgress progress = validation.progress();
+        long cCount = (long) nVars - nPublic - 1;
+        progress.checked("A", 0, nVars);
+        progress.checked("B1", 0, nVars);
+        progress.checked("B2", 0, nVars);
+        progress.checked("C", 0, cCount);
+        progress.checked("H", 0, domainSize);
+        points.requireValid(a, nVars, false, name, POINTS_A, "A");
+        points.requireValid(b1, nVars, false, name, POINTS_B1, "B1");
+        points.requireValid(b2, nVars, true, name, POINTS_B2, "B2");
+        points.requireValid(c, cCount, false, name, POINTS_C, "C");
+        points.requireValid(h, domainSize, false, name, POINTS_H, "H");
     }
 
     private static long[] headerPoint(SectionCursor header, SnarkCurve curve, PointValidation points, boolean g2,

@@ -26,6 +26,7 @@ class GpuBenchTest {
         GpuBenchmark.Options o = GpuBench.parse(new String[0]);
         assertEquals(List.of(GpuCurve.BN254, GpuCurve.BLS12_381), o.curves());
         assertEquals(List.of(16, 17, 18, 19, 20, 21, 22, 23, 24), o.msmLogs());
+        assertEquals(List.of(16, 17, 18, 19, 20, 21, 22), o.g2MsmLogs());
         assertEquals(List.of(16, 17, 18, 19, 20, 21, 22, 23, 24), o.nttLogs());
         assertEquals(List.of(16, 17, 18, 19, 20, 21, 22), o.proofLogs());
         assertTrue(o.repeats() >= 10, "median of at least 10 runs");
@@ -34,11 +35,12 @@ class GpuBenchTest {
 
     @Test
     void sizesAreRangesListsOrNone() throws Exception {
-        GpuBenchmark.Options o = GpuBench.parse(new String[] {"--curves", "bls12-381", "--msm", "16,20,24", "--ntt",
-                "none", "--proofs", "18-19,22", "--repeats", "21", "--warmup", "0", "--finish-repeats", "1",
+        GpuBenchmark.Options o = GpuBench.parse(new String[] {"--curves", "bls12-381", "--msm", "16,20,24", "--g2-msm", "18,20",
+                "--ntt", "none", "--proofs", "18-19,22", "--repeats", "21", "--warmup", "0", "--finish-repeats", "1",
                 "--seconds", "250", "--seed", "7"});
         assertEquals(List.of(GpuCurve.BLS12_381), o.curves());
         assertEquals(List.of(16, 20, 24), o.msmLogs());
+        assertEquals(List.of(18, 20), o.g2MsmLogs());
         assertEquals(List.of(), o.nttLogs());
         assertEquals(List.of(18, 19, 22), o.proofLogs());
         assertEquals(21, o.repeats());
@@ -54,7 +56,7 @@ class GpuBenchTest {
         for (String[] args : new String[][] {
                 {"--msm", "16-30"}, {"--msm", "20-16"}, {"--ntt", "x"}, {"--proofs", "3"}, {"--curves", "secp256k1"},
                 {"--repeats", "0"}, {"--seconds", "-1"}, {"--warmup", "-1"}, {"--seed", "abc"}, {"--frobnicate", "1"},
-                {"--msm", "none", "--ntt", "none", "--proofs", "none"}, {"extra"}, {"--msm"}}) {
+                {"--msm", "none", "--g2-msm", "none", "--ntt", "none", "--proofs", "none"}, {"--g2-msm", "9"}, {"extra"}, {"--msm"}}) {
             assertThrows(UsageException.class, () -> GpuBench.parse(args), String.join(" ", args));
         }
     }

@@ -1,5 +1,7 @@
 package io.proofline.gpu.selftest;
 
+import io.proofline.algebra.curve.CurveGroup;
+import io.proofline.algebra.curve.Msm;
 import io.proofline.algebra.field.PrimeField;
 import io.proofline.gpu.GpuCurve;
 import org.junit.jupiter.api.Test;
@@ -9,12 +11,14 @@ import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
 import java.util.SplittableRandom;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The benchmark's host inputs (the GPU part is exercised on the device): uniform reduced scalars, reproducible from the
- * seed, and the known answer of a tiled MSM, Σ sᵢ·k_{i mod B}, checked against BigInteger arithmetic.
+ * seed, and the known answer of a tiled MSM, Σ sᵢ·k_{i mod B}, checked against BigInteger arithmetic (G1) and the
+ * CPU's Msm (G2).
  */
 class BenchInputsTest {
 
@@ -63,6 +67,27 @@ class BenchInputsTest {
             var a = BenchInputs.Scalars.draw(fr, 70_000, new SplittableRandom(5), 0, arena).values();
             var b = BenchInputs.Scalars.draw(fr, 70_000, new SplittableRandom(5), 0, arena).values();
             assertEquals(-1, a.mismatch(b));
+        }
+    }
+
+    /** The G2 bench's answer, (Σ sᵢ·k_{i mod B})·G2, equals the CPU's Msm over the tiled points. */
+    @Test
+    void theG2AnswerIsTheMsmOfTheTiledPoints() {
+        long seed = new SplittableRandom().nextLong();
+        for (GpuCurve curve : GpuCurve.values()) {
+            CurveGroup g2 = curve.snarkCurve().g2();
+            int pw = g2.affineWidth();
+            int n = 150;
+            int distinct = 7;
+            try (Arena arena = Arena.ofShared()) {
+                BenchInputs.G2Host host = BenchInputs.G2Host.draw(curve, n, distinct, new SplittableRandom(seed), arena);
+                long[] points = new long[n * pw];
+                for (int i = 0; i < n; i++) {
+                    System.arraycopy(host.base(), (i % distinct) * pw, points, i * pw, pw);
+                }
+                long[] scalars = host.scalars().toArray(ValueLayout.JAVA_LONG);
+                assertArrayEquals(Msm.compute(g2, points, scalars), host.expected(), curve + ", seed " + seed);
+            }
         }
     }
 }
