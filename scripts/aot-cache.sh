@@ -34,10 +34,11 @@ if ! "$java" -XX:+PrintFlagsFinal -version 2>/dev/null | grep -q ' AOTCacheOutpu
 fi
 mkdir -p "$work"
 start=$(date +%s)
-# The module options must be bin/proofline's: the JVM refuses a cache made with other ones.
+# The module options must be bin/proofline's for a one-shot command (no Vector API module): the JVM refuses a cache
+# made with other ones.
 rc=0
 env -u JAVA_TOOL_OPTIONS "$java" -XX:AOTCacheOutput="$cache" -Xlog:aot=error,cds=error \
-  --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector \
+  --enable-native-access=ALL-UNNAMED \
   -jar "$jar" aot-training "$work" >"$work/training.log" 2>&1 || rc=$?
 if [ "$rc" != 0 ] || [ ! -s "$cache" ]; then
   cat "$work/training.log" >&2

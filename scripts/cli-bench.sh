@@ -8,8 +8,10 @@
 # A variant is a name and a command, NAME=COMMAND; by default:
 #   snarkjs   .fixtures/node_modules/.bin/snarkjs groth16 prove <zkey> <wtns> <proof> <public>
 #   proofline bin/proofline prove <zkey> <wtns> <proof> <public>
-# Every proof is checked with `snarkjs groth16 verify`. Prints one line per run and, per variant, the median, min and
-# max wall time and the ratio of snarkjs's median to its median. Needs bin/proofline's jar (mvn package).
+# Every proof is checked with `snarkjs groth16 verify`. Prints one line per run (wall and CPU seconds, and a
+# `prove --timings` split where the variant asks for one) and, per variant, the median, min and max wall time, the
+# median CPU time and the ratios of snarkjs's medians to its medians (the first variant is the peer). Needs
+# bin/proofline's jar (mvn package).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -52,14 +54,18 @@ fixture() {
   log "fixture ready in $DIR"
 }
 
-# Wall seconds of one command (its output to $work/NAME.log), or fails with the log's tail.
+# "WALL CPU" seconds of one command (CPU = user + system, of it and its children: less sensitive than the wall time
+# to other processes on a shared machine); its output goes to $work/NAME.log, or it fails with the log's tail.
 timed() {
   local name=$1; shift
-  local t0 t1
-  t0=$(date +%s.%N)
-  "$@" >"$work/$name.log" 2>&1 || { tail -5 "$work/$name.log" >&2; die "$name failed: $*"; }
-  t1=$(date +%s.%N)
-  echo "$t1 - $t0" | bc
+  /usr/bin/time -f '%e %U %S' -o "$work/$name.time" "$@" >"$work/$name.log" 2>&1 \
+    || { tail -5 "$work/$name.log" >&2; die "$name failed: $*"; }
+  awk '{printf "%.2f %.2f\n", $1, $2 + $3}' "$work/$name.time"
+}
+
+# "MEDIAN MIN MAX" of the numbers given.
+stats() {
+  printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {m = NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2; print m, a[1], a[NR]}'
 }
 
 run() {
@@ -73,27 +79,33 @@ run() {
   local names=() cmds=() v
   for v in "${variants[@]}"; do names+=("${v%%=*}"); cmds+=("${v#*=}"); done
   log "$runs rounds of ${names[*]} on $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-  declare -A times
-  local r i s
+  declare -A times cpus
+  local r i wall cpu
   for ((r = 1; r <= runs; r++)); do
     for i in "${!names[@]}"; do
       # shellcheck disable=SC2086
-      s=$(timed "${names[$i]}" ${cmds[$i]} "$DIR/circuit.zkey" "$DIR/witness.wtns" "$work/proof.json" "$work/public.json")
+      read -r wall cpu < <(timed "${names[$i]}" ${cmds[$i]} "$DIR/circuit.zkey" "$DIR/witness.wtns" \
+        "$work/proof.json" "$work/public.json")
       "$SNARKJS" groth16 verify "$DIR/verification_key.json" "$work/public.json" "$work/proof.json" 2>&1 \
         | grep -q "OK!" || die "${names[$i]}: snarkjs groth16 verify rejected the proof"
       rm -f "$work/proof.json" "$work/public.json"
-      times[${names[$i]}]+="$s "
-      printf 'round %d %-12s %6.2f s  (load %s)\n' "$r" "${names[$i]}" "$s" "$(cut -d' ' -f1 /proc/loadavg)"
+      times[${names[$i]}]+="$wall "
+      cpus[${names[$i]}]+="$cpu "
+      printf 'round %d %-12s %6.2f s wall %6.2f s cpu  (load %s)\n' "$r" "${names[$i]}" "$wall" "$cpu" \
+        "$(cut -d' ' -f1 /proc/loadavg)"
+      grep -h -e '^timings:' -e '^backend ' "$work/${names[$i]}.log" | sed 's/^/    /' || true
     done
   done
-  local peer=""
+  local peer="" peer_cpu="" median min max cmed
   for i in "${!names[@]}"; do
     # shellcheck disable=SC2086
-    read -r median min max < <(printf '%s\n' ${times[${names[$i]}]} | sort -g \
-      | awk '{a[NR]=$1} END {m = NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2; print m, a[1], a[NR]}')
-    [[ -z "$peer" ]] && peer=$median
-    printf 'median %-12s %6.2f s  (min %.2f, max %.2f, %d runs)  snarkjs/this %.2fx\n' \
-      "${names[$i]}" "$median" "$min" "$max" "$runs" "$(echo "$peer / $median" | bc -l)"
+    read -r median min max < <(stats ${times[${names[$i]}]})
+    # shellcheck disable=SC2086
+    read -r cmed _ _ < <(stats ${cpus[${names[$i]}]})
+    [[ -z "$peer" ]] && peer=$median && peer_cpu=$cmed
+    printf 'median %-12s %6.2f s wall (min %.2f, max %.2f, %d runs), %6.2f s cpu; snarkjs/this %.2fx wall, %.2fx cpu\n' \
+      "${names[$i]}" "$median" "$min" "$max" "$runs" "$cmed" "$(echo "$peer / $median" | bc -l)" \
+      "$(echo "$peer_cpu / $cmed" | bc -l)"
   done
   rm -rf "$work"
 }

@@ -220,9 +220,9 @@ register_circuit() {
     if [[ -z "$circuit_id" ]]; then
         fail "registration failed: $(head -c 500 "$results/circuit.json")"; return 1
     fi
-    # Should registration become asynchronous, wait while the circuit reports itself pending.
+    # service-http.py waits for READY; should a circuit still be REGISTERING (its timeout), wait on here.
     local limit=$(($(date +%s) + $(upto 300)))
-    while grep -qiE '"status":"(pending|validating|registering|checking|queued|running)' "$results/circuit.json" \
+    while grep -qiE '"(status|state)":"(pending|validating|registering|checking|queued|running)' "$results/circuit.json" \
             && (($(date +%s) < limit)); do
         sleep 1
         api_get "/api/v1/circuits/$circuit_id" "$results/circuit.json"

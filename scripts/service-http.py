@@ -5,7 +5,8 @@ but no promise of curl. Every call has a timeout; a failed call exits non-zero w
   service-http.py ready BASE TIMEOUT_S                 waits until /actuator/health/readiness is UP
   service-http.py get URL OUT [--key K | --admin PW]   a GET saved to OUT (- for stdout)
   service-http.py register BASE KEY ZKEY NAME OUT TIMEOUT_S
-                                                       POST /api/v1/circuits (multipart, streamed from the file)
+                                                       POST /api/v1/circuits (multipart, streamed from the file),
+                                                       then polls the circuit until READY (exit 1 if FAILED)
   service-http.py console BASE PASSWORD DIR            form login as admin, then the dashboard, circuits and jobs
                                                        pages with their CSS and JS under DIR, links made relative
   service-http.py proofs BASE KEY COUNT PREFIX DIR     the newest COUNT DONE jobs: DIR/PREFIX-<id>/ with job.json,
@@ -92,11 +93,23 @@ def register(base, key, zkey, name, out, timeout_s):
     tail = f'\r\n--{boundary}--\r\n'.encode()
     body = FileBody(head, zkey, tail)
     headers = {'Content-Type': 'multipart/form-data; boundary=' + boundary, 'Content-Length': str(body.length)}
+    deadline = time.time() + float(timeout_s)
     try:
-        save(out, request(base + '/api/v1/circuits', key=key, data=body, headers=headers, timeout=float(timeout_s)))
+        answer = request(base + '/api/v1/circuits', key=key, data=body, headers=headers, timeout=float(timeout_s))
+        circuit = json.loads(answer)
+        # 202: the service checks the key's points after the upload; wait until the circuit is READY or FAILED
+        while circuit.get('state') == 'REGISTERING' and time.time() < deadline:
+            time.sleep(1)
+            answer = request(f'{base}/api/v1/circuits/{circuit["id"]}', key=key)
+            circuit = json.loads(answer)
+        save(out, answer)
     except urllib.error.HTTPError as e:
         save(out, e.read())
         print(f'register: HTTP {e.code}', file=sys.stderr)
+        return 1
+    if circuit.get('state') != 'READY':
+        print(f'register: circuit {circuit.get("id")} is {circuit.get("state")}: {circuit.get("failure") or "timed out"}',
+              file=sys.stderr)
         return 1
     return 0
 

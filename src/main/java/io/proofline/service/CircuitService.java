@@ -6,8 +6,11 @@ import io.proofline.snark.R1cs;
 import io.proofline.snark.SnarkCurve;
 import io.proofline.snark.VerifyingKey;
 import io.proofline.snark.format.FormatException;
+import io.proofline.snark.format.KeyValidation;
+import io.proofline.snark.format.PointCheck;
 import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.R1csReader;
+import io.proofline.snark.format.ValidationProgress;
 import io.proofline.snark.format.VerificationKeyJson;
 import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.verifier.PreparedVerifyingKey;
@@ -20,6 +23,7 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
+import jakarta.annotation.PreDestroy;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import java.io.IOException;
@@ -29,6 +33,7 @@ import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
@@ -37,8 +42,18 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 
@@ -52,6 +67,14 @@ import java.util.stream.Stream;
  * waits for it, then fails as a duplicate, and that registration is answered as one that came later (the same
  * parts: 200; another wasm or r1cs: 409). Within this instance a lock per id keeps registrations and deletions of
  * one circuit in turn.
+ *
+ * <p>What the request thread validates is what is quick: the zkey's header, verifying key (header and IC points,
+ * fully) and coefficients, the r1cs and wasm against it. The circuit is published REGISTERING, and the check of
+ * its point sections (every point on its curve and in the subgroup) runs on a bounded executor
+ * ({@code proofline.registration.*}), with its progress shown by {@link #status}; it ends READY, or FAILED naming
+ * the bad point. The request waits for it up to {@code answer-within}: a key whose check fails by then is removed
+ * and answered 422 as before. Circuits found REGISTERING at start (a restart interrupted their check) are checked
+ * again. Only a READY circuit takes jobs ({@link #get}: 409 otherwise).
  */
 @Service
 public class CircuitService {
@@ -75,15 +98,29 @@ public class CircuitService {
     private final RegistrationSteps steps;
     /** Registrations and deletions of one circuit take turns within this instance (striped by id). */
     private final ReentrantLock[] locks = new ReentrantLock[64];
+    private final RegistrationProperties registration;
+    /** Runs the checks of registering circuits, {@code concurrent} at a time. */
+    private final ExecutorService checks;
+    /** The threads that check one key's points ({@code validation-threads}). */
+    private final ExecutorService pointThreads;
+    /** The checks this instance runs, with their progress. */
+    private final Map<String, RegistrationProgress> inFlight = new ConcurrentHashMap<>();
+    private volatile boolean stopping;
 
     @Autowired
     CircuitService(CircuitStore store, JobStore jobs, DataDirectory data, KeyCache keys, TransactionTemplate tx,
-                   StoreProperties properties, WitnessProperties witness) {
-        this(store, jobs, data, keys, tx, properties, witness, RegistrationSteps.NONE);
+                   StoreProperties properties, WitnessProperties witness, RegistrationProperties registration) {
+        this(store, jobs, data, keys, tx, properties, witness, registration, RegistrationSteps.NONE);
     }
 
     CircuitService(CircuitStore store, JobStore jobs, DataDirectory data, KeyCache keys, TransactionTemplate tx,
                    StoreProperties properties, WitnessProperties witness, RegistrationSteps steps) {
+        this(store, jobs, data, keys, tx, properties, witness, RegistrationProperties.DEFAULTS, steps);
+    }
+
+    CircuitService(CircuitStore store, JobStore jobs, DataDirectory data, KeyCache keys, TransactionTemplate tx,
+                   StoreProperties properties, WitnessProperties witness, RegistrationProperties registration,
+                   RegistrationSteps steps) {
         if (properties.maxPublicSignals() < 0) {
             throw new IllegalArgumentException(MAX_PUBLIC_SIGNALS + " must not be negative");
         }
@@ -99,6 +136,26 @@ public class CircuitService {
         for (int i = 0; i < locks.length; i++) {
             locks[i] = new ReentrantLock();
         }
+        this.registration = registration;
+        this.checks = Executors.newFixedThreadPool(registration.concurrent(), daemonThreads("circuit-check-"));
+        this.pointThreads = Executors.newFixedThreadPool(registration.threads(), daemonThreads("zkey-points-"));
+    }
+
+    private static java.util.concurrent.ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** Interrupts the checks: their circuits stay REGISTERING and are checked again at the next start. */
+    @PreDestroy
+    void stopChecks() {
+        stopping = true;
+        checks.shutdownNow();
+        pointThreads.shutdownNow();
     }
 
     /** The outcome of a registration: the circuit, and whether it was new. */
@@ -142,7 +199,11 @@ public class CircuitService {
             }
             CircuitInfo info = validate(id, name, staging, wasm.isPresent(), r1cs.isPresent());
             steps.reached(RegistrationSteps.Step.VALIDATED);
-            return publish(tenant, info, staging, wasmSha, r1csSha);
+            Registered registered = publish(tenant, info, staging, wasmSha, r1csSha);
+            if (!registered.created() || registered.circuit().state() != CircuitState.REGISTERING) {
+                return registered;
+            }
+            return awaitCheck(tenant, info, startCheck(info.id()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
@@ -219,6 +280,10 @@ public class CircuitService {
      */
     private Registered registeredBefore(Tenant tenant, CircuitInfo circuit, Optional<String> wasmSha,
                                         Optional<String> r1csSha) throws IOException {
+        if (circuit.state() == CircuitState.FAILED) {
+            throw new ConflictException("zkey", "circuit " + circuit.id() + " failed its check (" + circuit.failure()
+                    + "); delete it to register the zkey again");
+        }
         Path dir = data.circuit(circuit.id());
         sameAsRegistered(circuit, "wasm", circuit.hasWasm(), dir.resolve(WASM), wasmSha);
         sameAsRegistered(circuit, "r1cs", circuit.hasR1cs(), dir.resolve(R1CS), r1csSha);
@@ -301,15 +366,154 @@ public class CircuitService {
         return store.list(tenant);
     }
 
-    /** The circuit if {@code tenant} may use it; another key's circuit is as absent as one never registered. */
+    /**
+     * The circuit if {@code tenant} may use it for jobs: 404 when it may not (another key's circuit is as absent as
+     * one never registered), 409 while it is REGISTERING or when it FAILED.
+     */
     public CircuitInfo get(Tenant tenant, String id) {
+        CircuitInfo circuit = find(tenant, id);
+        return switch (circuit.state()) {
+            case READY -> circuit;
+            case REGISTERING -> throw new ConflictException("circuitId", "circuit " + id + " is REGISTERING: its "
+                    + "proving key's points are being checked" + progressText(id) + "; submit when GET "
+                    + "/api/v1/circuits/" + id + " says READY");
+            case FAILED -> throw new ConflictException("circuitId", "circuit " + id + " FAILED its check: "
+                    + circuit.failure());
+        };
+    }
+
+    /** The circuit in whatever state, with the progress of its check while this instance runs it. */
+    public CircuitStatus status(Tenant tenant, String id) {
+        CircuitInfo circuit = find(tenant, id);
+        RegistrationProgress progress = circuit.state() == CircuitState.REGISTERING ? inFlight.get(id) : null;
+        return new CircuitStatus(circuit, progress == null ? List.of() : progress.sections());
+    }
+
+    /** The circuits {@code tenant} may use, in whatever state, each with its progress (the console: all). */
+    public List<CircuitStatus> statuses(Tenant tenant) {
+        return store.list(tenant).stream().map(c -> {
+            RegistrationProgress progress = c.state() == CircuitState.REGISTERING ? inFlight.get(c.id()) : null;
+            return new CircuitStatus(c, progress == null ? List.of() : progress.sections());
+        }).toList();
+    }
+
+    private CircuitInfo find(Tenant tenant, String id) {
         return (DataDirectory.isCircuitId(id) ? store.find(id, tenant) : Optional.<CircuitInfo>empty())
                 .orElseThrow(() -> new NotFoundException("circuitId", "no circuit " + id));
     }
 
+    private String progressText(String id) {
+        RegistrationProgress progress = inFlight.get(id);
+        if (progress == null) {
+            return "";
+        }
+        long checked = 0;
+        long total = 0;
+        for (RegistrationProgress.Section s : progress.sections()) {
+            checked += s.checked();
+            total += s.total();
+        }
+        return total == 0 ? "" : " (" + checked + " of " + total + " points)";
+    }
+
+    /**
+     * Starts the check of a REGISTERING circuit's point sections on {@link #checks}; the future ends with the
+     * circuit as it is then (READY, FAILED), or null when it was deleted meanwhile or the check was interrupted.
+     */
+    private CompletableFuture<CircuitInfo> startCheck(String id) {
+        RegistrationProgress progress = new RegistrationProgress();
+        if (inFlight.putIfAbsent(id, progress) != null) {
+            return CompletableFuture.completedFuture(null); // this instance checks it already
+        }
+        try {
+            return CompletableFuture.supplyAsync(() -> check(id, progress), checks);
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            inFlight.remove(id);
+            return CompletableFuture.completedFuture(null);
+        }
+    }
+
+    private CircuitInfo check(String id, RegistrationProgress progress) {
+        long start = System.nanoTime();
+        try {
+            Path zkey = data.circuit(id).resolve(ZKEY);
+            KeyValidation later = new KeyValidation(PointCheck.LATER, pointThreads, registration.threads(),
+                    ValidationProgress.NONE);
+            String failure = null;
+            try (ProvingKey key = ZkeyReader.read(zkey, later)) {
+                ZkeyReader.checkPointSections(key, ZKEY, new KeyValidation(PointCheck.SUBGROUP, pointThreads,
+                        registration.threads(), progress));
+            } catch (FormatException e) {
+                failure = e.getMessage();
+            }
+            steps.reached(RegistrationSteps.Step.CHECKED);
+            CircuitState state = failure == null ? CircuitState.READY : CircuitState.FAILED;
+            if (store.finishRegistration(id, state, failure)) {
+                LOG.info("circuit {}: {} after checking its points for {} ms{}", id, state,
+                        (System.nanoTime() - start) / 1_000_000, failure == null ? "" : ": " + failure);
+            }
+            return store.find(id).orElse(null);
+        } catch (NoSuchFileException deleted) {
+            return null;
+        } catch (IOException | RuntimeException e) {
+            if (stopping || Thread.currentThread().isInterrupted() || e instanceof CancellationException) {
+                LOG.info("circuit {}: the check of its points was interrupted; it is checked again at the next start",
+                        id);
+                return null;
+            }
+            LOG.warn("circuit {}: the check of its points failed", id, e);
+            store.finishRegistration(id, CircuitState.FAILED, "the check of its points failed: " + e);
+            return store.find(id).orElse(null);
+        } finally {
+            inFlight.remove(id);
+        }
+    }
+
+    /**
+     * Waits up to {@code answer-within} for the check: a READY circuit is answered as created, one still checking
+     * as REGISTERING (202); one that FAILED by then is removed and answered 422, as before registration was
+     * asynchronous, so that nothing of a rejected upload stays.
+     */
+    private Registered awaitCheck(Tenant tenant, CircuitInfo info, CompletableFuture<CircuitInfo> check) {
+        CircuitInfo now;
+        try {
+            now = check.get(registration.answerWithin().toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            return new Registered(info, true);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Registered(info, true);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+        if (now == null) {
+            return new Registered(store.find(info.id()).orElse(info), true);
+        }
+        if (now.state() == CircuitState.FAILED) {
+            ReentrantLock lock = lockOf(info.id());
+            lock.lock();
+            try {
+                removeCircuit(info.id());
+            } finally {
+                lock.unlock();
+            }
+            throw InvalidFieldException.unprocessable("zkey", now.failure());
+        }
+        return new Registered(now, true);
+    }
+
+    /** Checks again the circuits a restart (of this or another instance) left REGISTERING. */
+    @EventListener(ApplicationReadyEvent.class)
+    void resumeChecks() {
+        for (String id : store.registering()) {
+            LOG.info("circuit {} is REGISTERING: checking its points again", id);
+            startCheck(id);
+        }
+    }
+
     /** snarkjs's {@code verification_key.json} of the circuit. */
     public String verificationKeyJson(Tenant tenant, String id) {
-        get(tenant, id);
+        find(tenant, id);
         try {
             return Files.readString(data.circuit(id).resolve(VKEY));
         } catch (IOException e) {
@@ -323,7 +527,7 @@ public class CircuitService {
      * directory is renamed away in one transaction, so a registration of the same zkey never meets half a directory.
      */
     public void delete(Tenant tenant, String id) {
-        get(tenant, id);
+        find(tenant, id);
         ReentrantLock lock = lockOf(id);
         lock.lock();
         try {
@@ -334,27 +538,32 @@ public class CircuitService {
             if (jobs.hasUnfinishedJobs(id)) {
                 throw new ConflictException("circuitId", "circuit " + id + " has unfinished jobs; cancel them first");
             }
-            Path dir = data.circuit(id);
-            Path[] aside = {null};
-            try {
-                tx.executeWithoutResult(status -> {
-                    store.delete(id);
-                    try {
-                        aside[0] = data.setAside(dir);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                });
-            } catch (RuntimeException e) {
-                restoreQuietly(aside[0], dir); // the row is back (rolled back), so its files must be too
-                throw e;
-            }
-            keys.forget(id);
-            if (aside[0] != null) {
-                deleteTreeQuietly(aside[0]);
-            }
+            removeCircuit(id);
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** Removes the row (and access) and the directory in one transaction; the caller holds the id's lock. */
+    private void removeCircuit(String id) {
+        Path dir = data.circuit(id);
+        Path[] aside = {null};
+        try {
+            tx.executeWithoutResult(status -> {
+                store.delete(id);
+                try {
+                    aside[0] = data.setAside(dir);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (RuntimeException e) {
+            restoreQuietly(aside[0], dir); // the row is back (rolled back), so its files must be too
+            throw e;
+        }
+        keys.forget(id);
+        if (aside[0] != null) {
+            deleteTreeQuietly(aside[0]);
         }
     }
 
@@ -381,7 +590,8 @@ public class CircuitService {
     private CircuitInfo validate(String id, String name, Path staging, boolean hasWasm, boolean hasR1cs)
             throws IOException {
         Path zkey = staging.resolve(ZKEY);
-        try (ProvingKey key = ZkeyReader.read(zkey)) {
+        try (ProvingKey key = ZkeyReader.read(zkey, new KeyValidation(PointCheck.LATER, pointThreads,
+                registration.threads(), ValidationProgress.NONE))) {
             requireStorablePublicSignals(key.nPublic(), key.curve());
             long constraints = constraintsOf(key);
             if (hasR1cs) {
@@ -411,7 +621,7 @@ public class CircuitService {
             VerificationKeyJson.write(vk, PreparedVerifyingKey.prepare(vk).alphaBeta(), staging.resolve(VKEY));
             String display = name == null || name.isBlank() ? id.substring(0, 12) : name;
             return new CircuitInfo(id, display, key.curve().name(), constraints, key.nVars(), key.nPublic(),
-                    key.domainSize(), Files.size(zkey), hasWasm, hasR1cs, Instant.now());
+                    key.domainSize(), Files.size(zkey), hasWasm, hasR1cs, Instant.now(), CircuitState.REGISTERING, null);
         } catch (FormatException e) {
             throw InvalidFieldException.unprocessable("zkey", e.getMessage());
         } catch (ServiceException e) {

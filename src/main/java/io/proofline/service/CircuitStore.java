@@ -26,11 +26,32 @@ class CircuitStore {
     void insert(CircuitInfo c) {
         jdbc.sql("""
                 insert into circuits (id, name, curve, constraints, variables, public_signals, domain_size, zkey_bytes,
-                                      has_wasm, has_r1cs, created_at)
-                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                                      has_wasm, has_r1cs, created_at, state, failure)
+                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
                 .params(c.id(), c.name(), c.curve(), c.constraints(), c.variables(), c.publicSignals(), c.domainSize(),
-                        c.zkeyBytes(), c.hasWasm(), c.hasR1cs(), JobStore.ts(c.createdAt()))
+                        c.zkeyBytes(), c.hasWasm(), c.hasR1cs(), JobStore.ts(c.createdAt()), c.state().name(),
+                        c.failure())
                 .update();
+    }
+
+    /**
+     * Ends a REGISTERING circuit's check: READY, or FAILED with {@code failure}. False when it is not REGISTERING
+     * (deleted meanwhile, or another instance ended the same check first).
+     */
+    boolean finishRegistration(String id, CircuitState state, String failure) {
+        return jdbc.sql("update circuits set state = ?, failure = ? where id = ? and state = ?")
+                .params(state.name(), failure == null ? null : truncate(failure), id, CircuitState.REGISTERING.name())
+                .update() == 1;
+    }
+
+    /** The circuits whose check has not ended (a restart interrupted it, or another instance runs it). */
+    List<String> registering() {
+        return jdbc.sql("select id from circuits where state = ? order by created_at, id")
+                .param(CircuitState.REGISTERING.name()).query(String.class).list();
+    }
+
+    private static String truncate(String s) {
+        return s.length() <= 2000 ? s : s.substring(0, 1999) + "…";
     }
 
     /**
@@ -109,6 +130,7 @@ class CircuitStore {
         return new CircuitInfo(rs.getString("id"), rs.getString("name"), rs.getString("curve"),
                 rs.getLong("constraints"), rs.getLong("variables"), rs.getInt("public_signals"),
                 rs.getLong("domain_size"), rs.getLong("zkey_bytes"), rs.getBoolean("has_wasm"),
-                rs.getBoolean("has_r1cs"), JobStore.instant(rs, "created_at"));
+                rs.getBoolean("has_r1cs"), JobStore.instant(rs, "created_at"),
+                CircuitState.valueOf(rs.getString("state")), rs.getString("failure"));
     }
 }

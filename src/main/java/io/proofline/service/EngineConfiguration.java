@@ -36,7 +36,7 @@ import java.util.OptionalLong;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({MemoryProperties.class, PipelineProperties.class, GpuProperties.class,
         StoreProperties.class, SecurityProperties.class, ProoflineProperties.class,
-        DemoProperties.class, WitnessProperties.class, RetryProperties.class})
+        DemoProperties.class, WitnessProperties.class, RetryProperties.class, RegistrationProperties.class})
 class EngineConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineConfiguration.class);

@@ -4,7 +4,8 @@ import java.io.IOException;
 
 /**
  * The points a registration passes, in order; the service reports each to this listener. The service's own listener
- * does nothing: the tests inject a failure at each point and check that nothing of the registration is left behind.
+ * does nothing: the tests inject a failure at each point and check that nothing of the registration is left behind,
+ * or hold the check at {@link Step#CHECKED} to see a circuit REGISTERING.
  */
 @FunctionalInterface
 interface RegistrationSteps {
@@ -19,7 +20,12 @@ interface RegistrationSteps {
         /** The staging directory is renamed to the circuit's directory. */
         PUBLISHED,
         /** The registering key is given the use of the circuit; the commit follows. */
-        GRANTED
+        GRANTED,
+        /**
+         * Off the request thread: the point sections are checked; the circuit's state (READY or FAILED) is stored
+         * next. A failure here fails the circuit; an interruption (shutdown) leaves it REGISTERING.
+         */
+        CHECKED
     }
 
     RegistrationSteps NONE = step -> {

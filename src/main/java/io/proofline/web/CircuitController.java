@@ -1,6 +1,7 @@
 package io.proofline.web;
 
 import io.proofline.service.CircuitService;
+import io.proofline.service.CircuitState;
 import io.proofline.service.InvalidFieldException;
 import io.proofline.service.Tenant;
 import io.swagger.v3.oas.annotations.Operation;
@@ -35,8 +36,11 @@ class CircuitController {
 
     @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
     @Operation(summary = "Register a circuit", description = "multipart: zkey (required), wasm (enables input "
-            + "partitions), r1cs (enables the constraint check), name. 201 when new, 200 when already registered; 409 "
-            + "when the zkey is registered with another wasm or r1cs (a circuit's files are never replaced).")
+            + "partitions), r1cs (enables the constraint check), name. The key's points are checked after the upload: "
+            + "201 when new and READY within proofline.registration.answer-within, else 202 with the circuit "
+            + "REGISTERING (poll GET until READY or FAILED); 200 when already registered (202 while it is still "
+            + "REGISTERING); 409 when the zkey is registered with another wasm or r1cs (a circuit's files are never "
+            + "replaced) or its circuit FAILED.")
     ResponseEntity<CircuitResponse> register(Tenant tenant, @RequestPart("zkey") MultipartFile zkey,
                                              @RequestPart(value = "wasm", required = false) MultipartFile wasm,
                                              @RequestPart(value = "r1cs", required = false) MultipartFile r1cs,
@@ -47,20 +51,21 @@ class CircuitController {
         var registered = circuits.register(tenant, zkey::getInputStream, upload(wasm), upload(r1cs), name);
         CircuitResponse body = CircuitResponse.of(registered.circuit());
         var location = ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}").buildAndExpand(body.id()).toUri();
-        return ResponseEntity.status(registered.created() ? HttpStatus.CREATED : HttpStatus.OK).location(location)
-                .body(body);
+        HttpStatus status = body.state() != CircuitState.READY ? HttpStatus.ACCEPTED
+                : registered.created() ? HttpStatus.CREATED : HttpStatus.OK;
+        return ResponseEntity.status(status).location(location).body(body);
     }
 
     @GetMapping
-    @Operation(summary = "List circuits")
+    @Operation(summary = "List circuits (each with its state and, while REGISTERING, the progress of its check)")
     List<CircuitResponse> list(Tenant tenant) {
-        return circuits.list(tenant).stream().map(CircuitResponse::of).toList();
+        return circuits.statuses(tenant).stream().map(CircuitResponse::of).toList();
     }
 
     @GetMapping("/{id}")
-    @Operation(summary = "One circuit")
+    @Operation(summary = "One circuit: its state (REGISTERING, READY, FAILED), the progress of its check, the failure")
     CircuitResponse get(Tenant tenant, @PathVariable String id) {
-        return CircuitResponse.of(circuits.get(tenant, id));
+        return CircuitResponse.of(circuits.status(tenant, id));
     }
 
     @GetMapping(value = "/{id}/verification-key", produces = MediaType.APPLICATION_JSON_VALUE)

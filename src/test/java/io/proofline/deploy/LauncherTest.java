@@ -15,15 +15,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code bin/proofline}, the documented command and the Docker image's entrypoint: it starts the JVM with native
- * access and the Vector API module before the user's arguments, the AOT cache beside the jar when there is one, and for
- * the service alone the heap rule's options (a one-shot command does not pay a second JVM for them). The JVM here is
+ * access before the user's arguments, the AOT cache beside the jar when there is one, the Vector API module for the
+ * service and the benchmarks, and for the service alone the heap rule's options (a one-shot command does not pay a
+ * second JVM for them). The JVM here is
  * a stand-in {@code java} that prints what it was given (for {@code heap-opts} it answers as the real command would),
  * so the test needs no built jar.
  */
 class LauncherTest {
 
     private static final Path LAUNCHER = Path.of("bin", "proofline");
+    /** The service's and the benchmarks' module options: the Vector API lanes pay for themselves there. */
     private static final String MODULES = "--enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector";
+    /** A one-shot command's: no Vector API module (its code would run interpreted, then cost the most JIT time). */
+    private static final String ONE_SHOT = "--enable-native-access=ALL-UNNAMED";
 
     @Test
     void theServiceGetsTheHeapRuleNativeAccessAndTheVectorModuleBeforeTheCommand(@TempDir Path dir) throws Exception {
@@ -58,8 +62,19 @@ class LauncherTest {
                 "PROOFLINE_MEMORY_LIMIT", "3GiB"), "prove", "c.zkey", "w.wtns", "proof.json", "public.json");
 
         assertThat(run.exit()).as(run.output()).isZero();
-        assertThat(run.output().lines().toList()).containsExactly("started with: " + MODULES + " -jar " + jar
+        assertThat(run.output().lines().toList()).containsExactly("started with: " + ONE_SHOT + " -jar " + jar
                 + " prove c.zkey w.wtns proof.json public.json");
+    }
+
+    @Test
+    void theBenchmarksGetTheVectorModuleWithoutTheHeapRule(@TempDir Path dir) throws Exception {
+        Path jar = Files.writeString(dir.resolve("proofline.jar"), "stand-in");
+
+        Run run = launch(Map.of("JAVA_HOME", fakeJava(dir).toString(), "PROOFLINE_JAR", jar.toString()),
+                "bench", "lanes");
+
+        assertThat(run.output().lines().toList()).containsExactly("started with: " + MODULES + " -jar " + jar
+                + " bench lanes");
     }
 
     @Test
@@ -72,8 +87,8 @@ class LauncherTest {
         Run run = launch(env, "verify", "vk.json", "public.json", "proof.json");
 
         assertThat(run.output().lines().toList()).containsExactly("started with: -XX:AOTCache=" + cache
-                + " -Xlog:aot=off,cds=off " + MODULES + " -jar " + jar + " verify vk.json public.json proof.json");
-        assertThat(run.argCount()).as("a path with a space stays one argument").isEqualTo(11);
+                + " -Xlog:aot=off,cds=off " + ONE_SHOT + " -jar " + jar + " verify vk.json public.json proof.json");
+        assertThat(run.argCount()).as("a path with a space stays one argument").isEqualTo(9);
 
         Map<String, String> withoutCache = new java.util.HashMap<>(env);
         withoutCache.put("PROOFLINE_AOT_CACHE", "");
@@ -93,7 +108,7 @@ class LauncherTest {
         assertThat(run.output().lines().toList()).containsExactly("started with: -Xmx8g " + MODULES + " -jar " + jar
                 + " serve");
         assertThat(oneShot.output().lines().toList()).containsExactly("started with: -Xmx8g -XX:+UseSerialGC "
-                + MODULES + " -jar " + jar + " verify");
+                + ONE_SHOT + " -jar " + jar + " verify");
     }
 
     @Test

@@ -2,6 +2,9 @@ package io.proofline.web;
 
 import io.proofline.service.CircuitInfo;
 import io.proofline.service.CircuitService;
+import io.proofline.service.CircuitState;
+import io.proofline.service.CircuitStatus;
+import io.proofline.service.RegistrationProgress;
 import io.proofline.service.ConflictException;
 import io.proofline.service.InvalidFieldException;
 import io.proofline.service.NotFoundException;
@@ -66,6 +69,36 @@ class CircuitControllerTest {
     }
 
     @Test
+    void aCircuitStillRegisteringIs202WithItsProgressAndAFailedOneShowsWhy() throws Exception {
+        CircuitInfo registering = MUL3.withState(CircuitState.REGISTERING, null);
+        when(circuits.register(eq(ApiSlice.TENANT), any(), eq(Optional.empty()), eq(Optional.empty()), eq(null)))
+                .thenReturn(new CircuitService.Registered(registering, true))
+                .thenReturn(new CircuitService.Registered(registering, false));
+        when(circuits.status(ApiSlice.TENANT, MUL3.id())).thenReturn(new CircuitStatus(registering,
+                List.of(new RegistrationProgress.Section("A", 6, 6), new RegistrationProgress.Section("B1", 2, 6))))
+                .thenReturn(new CircuitStatus(MUL3.withState(CircuitState.FAILED,
+                        "circuit.zkey: section 6 (B1): point 3 is not on the curve of bn254.G1"), List.of()));
+
+        for (int i = 0; i < 2; i++) { // new, and registered again while still REGISTERING
+            mvc.perform(multipart("/api/v1/circuits").file(ZKEY).header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                    .andExpect(status().isAccepted())
+                    .andExpect(header().string("Location", endsWith("/api/v1/circuits/" + MUL3.id())))
+                    .andExpect(jsonPath("$.state").value("REGISTERING"));
+        }
+        mvc.perform(get("/api/v1/circuits/" + MUL3.id()).header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.state").value("REGISTERING"))
+                .andExpect(jsonPath("$.progress[1].section").value("B1"))
+                .andExpect(jsonPath("$.progress[1].checked").value(2))
+                .andExpect(jsonPath("$.progress[1].total").value(6));
+        mvc.perform(get("/api/v1/circuits/" + MUL3.id()).header(ApiKeyFilter.HEADER, ApiSlice.KEY))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.state").value("FAILED"))
+                .andExpect(jsonPath("$.failure").value("circuit.zkey: section 6 (B1): point 3 is not on the curve "
+                        + "of bn254.G1"));
+    }
+
+    @Test
     void aMissingOrEmptyZkeyIsA400NamingIt() throws Exception {
         mvc.perform(multipart("/api/v1/circuits").param("name", "x").header(ApiKeyFilter.HEADER, ApiSlice.KEY))
                 .andExpect(status().isBadRequest())
@@ -96,15 +129,16 @@ class CircuitControllerTest {
 
     @Test
     void readAndDelete() throws Exception {
-        when(circuits.list(ApiSlice.TENANT)).thenReturn(List.of(MUL3));
-        when(circuits.get(ApiSlice.TENANT, MUL3.id())).thenReturn(MUL3);
-        when(circuits.get(ApiSlice.TENANT, "nope")).thenThrow(new NotFoundException("id", "no circuit nope"));
+        when(circuits.statuses(ApiSlice.TENANT)).thenReturn(List.of(new CircuitStatus(MUL3, List.of())));
+        when(circuits.status(ApiSlice.TENANT, MUL3.id())).thenReturn(new CircuitStatus(MUL3, List.of()));
+        when(circuits.status(ApiSlice.TENANT, "nope")).thenThrow(new NotFoundException("id", "no circuit nope"));
         when(circuits.verificationKeyJson(ApiSlice.TENANT, MUL3.id())).thenReturn("{\"protocol\":\"groth16\"}");
         doThrow(new ConflictException("id", "2 unfinished jobs use it")).when(circuits).delete(ApiSlice.TENANT, "busy");
 
         mvc.perform(get("/api/v1/circuits").header(ApiKeyFilter.HEADER, ApiSlice.KEY))
                 .andExpect(status().isOk())
-                .andExpect(jsonPath("$[0].name").value("mul3"));
+                .andExpect(jsonPath("$[0].name").value("mul3"))
+                .andExpect(jsonPath("$[0].state").value("READY"));
         mvc.perform(get("/api/v1/circuits/" + MUL3.id()).header(ApiKeyFilter.HEADER, ApiSlice.KEY))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.constraints").value(2));

@@ -73,10 +73,31 @@ final class ServiceClient implements AutoCloseable {
                 .build();
     }
 
-    /** {@code POST /api/v1/circuits} with the zkey; answers the circuit's JSON. */
+    /**
+     * {@code POST /api/v1/circuits} with the zkey, then, while the service checks the key (202, REGISTERING), polls
+     * the circuit until it is READY; answers the circuit's JSON.
+     *
+     * @throws IOException when the registration is refused or the circuit FAILED its check (with the reason)
+     */
     JsonNode registerCircuit(Path zkey, String name) throws IOException, InterruptedException {
         List<Part> parts = List.of(Part.file("zkey", zkey), Part.field("name", name));
-        return expect("register circuit", send(multipart("/api/v1/circuits", parts).timeout(UPLOAD_TIMEOUT)), 200, 201);
+        JsonNode circuit = expect("register circuit",
+                send(multipart("/api/v1/circuits", parts).timeout(UPLOAD_TIMEOUT)), 200, 201, 202);
+        String id = circuit.path("id").asString();
+        long deadline = System.nanoTime() + UPLOAD_TIMEOUT.toNanos();
+        long pollMs = 50;
+        while ("REGISTERING".equals(circuit.path("state").asString())) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("circuit " + id + " still REGISTERING after " + UPLOAD_TIMEOUT);
+            }
+            Thread.sleep(pollMs);
+            pollMs = Math.min(1000, 2 * pollMs);
+            circuit = circuit(id);
+        }
+        if ("FAILED".equals(circuit.path("state").asString())) {
+            throw new IOException("circuit " + id + " FAILED its check: " + circuit.path("failure").asString());
+        }
+        return circuit;
     }
 
     JsonNode circuit(String id) throws IOException, InterruptedException {

@@ -15,5 +15,11 @@ public enum PointCheck {
      * registration) or trusted (the CLI): a point outside the subgroup can only make the prover's proofs invalid
      * (which verification catches), not forge one.
      */
-    CURVE
+    CURVE,
+    /**
+     * Check only the header and IC points now (fully) and the point sections' sizes; the caller checks the point
+     * sections with {@link ZkeyReader#checkPointSections} before the key is used (the service: off the request thread,
+     * with progress).
+     */
+    LATER
 }

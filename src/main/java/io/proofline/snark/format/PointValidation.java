@@ -13,6 +13,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
@@ -165,6 +166,9 @@ final class PointValidation {
         Callable<Void> work = () -> {
             ChunkTask task = newTask.get();
             for (long c; (c = next.getAndIncrement()) < chunks; ) {
+                if (Thread.interrupted()) { // a task that stopped early must not pass its partial sums as the whole
+                    throw new CancellationException("interrupted while checking points");
+                }
                 long start = c * CHUNK;
                 if (start > firstBad.get()) {
                     break;
@@ -198,7 +202,7 @@ final class PointValidation {
         } catch (InterruptedException e) {
             futures.forEach(f -> f.cancel(true));
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while checking points", e);
+            throw new CancellationException("interrupted while checking points");
         } catch (ExecutionException e) {
             futures.forEach(f -> f.cancel(true));
             if (e.getCause() instanceof RuntimeException r) {

@@ -151,17 +151,9 @@ public final class ZkeyReader {
         MemorySegment c = pointSection(file, POINTS_C, "C", (long) nVars - nPublic - 1, g1,
                 "nVars − nPublic − 1 G1 points");
         MemorySegment h = pointSection(file, POINTS_H, "H", domainSize, g1, "domainSize G1 points");
-        ValidationProgress progress = validation.progress();
-        progress.checked("A", 0, nVars);
-        progress.checked("B1", 0, nVars);
-        progress.checked("B2", 0, nVars);
-        progress.checked("C", 0, (long) nVars - nPublic - 1);
-        progress.checked("H", 0, domainSize);
-        points.requireValid(a, nVars, false, name, POINTS_A, "A");
-        points.requireValid(b1, nVars, false, name, POINTS_B1, "B1");
-        points.requireValid(b2, nVars, true, name, POINTS_B2, "B2");
-        points.requireValid(c, (long) nVars - nPublic - 1, false, name, POINTS_C, "C");
-        points.requireValid(h, domainSize, false, name, POINTS_H, "H");
+        if (validation.check() != PointCheck.LATER) {
+            checkPointSections(curve, nVars, nPublic, domainSize, a, b1, b2, c, h, name, validation);
+        }
         MemorySegment contributions = file.has(CONTRIBUTIONS)
                 ? file.section(CONTRIBUTIONS, "contributions")
                 : MemorySegment.ofArray(new byte[0]);
@@ -177,6 +169,39 @@ public final class ZkeyReader {
                 .arena(owner)
                 .byteSize(bytes.byteSize())
                 .build();
+    }
+
+    /**
+     * Checks the point sections A, B1, B2, C and H of a key read with {@link PointCheck#LATER}, as
+     * {@code validation} says ({@link PointCheck#SUBGROUP} or {@link PointCheck#CURVE}).
+     *
+     * @throws FormatException naming the section and the index of the first bad point
+     */
+    public static void checkPointSections(ProvingKey key, String name, KeyValidation validation)
+            throws FormatException {
+        checkPointSections(key.curve(), key.nVars(), key.nPublic(), key.domainSize(), key.a(), key.b1(), key.b2(),
+                key.c(), key.h(), name, validation);
+    }
+
+    private static void checkPointSections(SnarkCurve curve, int nVars, int nPublic, int domainSize, MemorySegment a,
+                                           MemorySegment b1, MemorySegment b2, MemorySegment c, MemorySegment h,
+                                           String name, KeyValidation validation) throws FormatException {
+        if (validation.check() == PointCheck.LATER) {
+            throw new IllegalArgumentException("checking the point sections needs SUBGROUP or CURVE, not LATER");
+        }
+        PointValidation points = new PointValidation(curve, validation);
+        ValidationProgress progress = validation.progress();
+        long cCount = (long) nVars - nPublic - 1;
+        progress.checked("A", 0, nVars);
+        progress.checked("B1", 0, nVars);
+        progress.checked("B2", 0, nVars);
+        progress.checked("C", 0, cCount);
+        progress.checked("H", 0, domainSize);
+        points.requireValid(a, nVars, false, name, POINTS_A, "A");
+        points.requireValid(b1, nVars, false, name, POINTS_B1, "B1");
+        points.requireValid(b2, nVars, true, name, POINTS_B2, "B2");
+        points.requireValid(c, cCount, false, name, POINTS_C, "C");
+        points.requireValid(h, domainSize, false, name, POINTS_H, "H");
     }
 
     private static long[] headerPoint(SectionCursor header, SnarkCurve curve, PointValidation points, boolean g2,

@@ -7,6 +7,9 @@ import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.StageTimings;
 import io.proofline.service.CircuitInfo;
 import io.proofline.service.CircuitService;
+import io.proofline.service.CircuitState;
+import io.proofline.service.CircuitStatus;
+import io.proofline.service.RegistrationProgress;
 import io.proofline.service.ConflictException;
 import io.proofline.service.DemoCircuit;
 import io.proofline.service.JobRecord;
@@ -106,12 +109,37 @@ class ServiceConsoleBackend implements ConsoleBackend {
     public List<CircuitRow> circuits() {
         Map<String, List<KeyCache.CachedKey>> cached = keys.cached().stream()
                 .collect(Collectors.groupingBy(KeyCache.CachedKey::circuitId));
-        return circuits.list(Tenant.CONSOLE).stream().map(c -> new CircuitRow(c.id(), c.name(), c.curve(), c.constraints(),
-                c.variables(), c.publicSignals(), c.domainSize(), c.zkeyBytes(),
-                cached.getOrDefault(c.id(), List.of()).stream()
-                        // the key cache holds host copies; device-resident keys come with the GPU backend
-                        .map(k -> new CircuitRow.CachedKey("host", k.bytes(), k.pins(), k.idle())).toList()))
-                .toList();
+        return circuits.statuses(Tenant.CONSOLE).stream().map(status -> {
+            CircuitInfo c = status.circuit();
+            return new CircuitRow(c.id(), c.name(), c.curve(), c.constraints(), c.variables(), c.publicSignals(),
+                    c.domainSize(), c.zkeyBytes(), cached.getOrDefault(c.id(), List.of()).stream()
+                            // the key cache holds host copies; device-resident keys come with the GPU backend
+                            .map(k -> new CircuitRow.CachedKey("host", k.bytes(), k.pins(), k.idle())).toList(),
+                    c.state().name(), stateDetail(status));
+        }).toList();
+    }
+
+    /** The progress of a REGISTERING circuit's check (the section being checked, the whole), or why it FAILED. */
+    private static String stateDetail(CircuitStatus status) {
+        CircuitInfo c = status.circuit();
+        if (c.state() == CircuitState.FAILED) {
+            return c.failure() == null ? "" : c.failure();
+        }
+        if (c.state() != CircuitState.REGISTERING || status.progress().isEmpty()) {
+            return "";
+        }
+        long checked = 0;
+        long total = 0;
+        String current = null;
+        for (RegistrationProgress.Section s : status.progress()) {
+            checked += s.checked();
+            total += s.total();
+            if (current == null && s.checked() < s.total()) {
+                current = s.name() + " " + String.format(Locale.ROOT, "%,d / %,d", s.checked(), s.total());
+            }
+        }
+        return (current == null ? "" : current + " · ") + (total == 0 ? 0 : 100 * checked / total) + "% of "
+                + String.format(Locale.ROOT, "%,d", total) + " points";
     }
 
     @Override

@@ -150,9 +150,18 @@ class KeyPointSectionsTest {
                 new KeyValidation(PointCheck.SUBGROUP, POOL, 3, progress));
     }
 
+    /** Rejected as the key is read, and, read with the point sections LATER, by checkPointSections. */
     private static void assertRejected(byte[] bytes, String message) {
         FormatException e = assertThrows(FormatException.class, () -> parse(bytes, ValidationProgress.NONE).close());
         assertEquals("circuit.zkey: " + message, e.getMessage());
+        KeyValidation later = new KeyValidation(PointCheck.LATER, POOL, 3, ValidationProgress.NONE);
+        try (ProvingKey key = ZkeyReader.parse(MemorySegment.ofArray(bytes), "circuit.zkey", null, later)) {
+            FormatException checked = assertThrows(FormatException.class, () -> ZkeyReader.checkPointSections(key,
+                    "circuit.zkey", new KeyValidation(PointCheck.SUBGROUP, POOL, 2, ValidationProgress.NONE)));
+            assertEquals("circuit.zkey: " + message, checked.getMessage());
+        } catch (FormatException unexpected) {
+            throw new AssertionError("LATER checks no point section: " + unexpected.getMessage(), unexpected);
+        }
     }
 
     private static CurveGroup group(SnarkCurve curve, Section s) {

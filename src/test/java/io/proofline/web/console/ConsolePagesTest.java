@@ -146,7 +146,9 @@ class ConsolePagesTest {
                 .andExpect(content().string(allOf(containsString("porep-demo"), containsString("bls12381"),
                         containsString("130,000,000"), containsString("2^27"), containsString("host · 47.0 GiB"),
                         containsString("gpu0 · 30.0 GiB"),
-                        containsString("/console/circuits/" + FakeConsoleBackend.CIRCUIT + "/evict"))));
+                        containsString("/console/circuits/" + FakeConsoleBackend.CIRCUIT + "/evict"),
+                        containsString(">READY<"), containsString(">REGISTERING<"),
+                        containsString("B2 1,048,576 / 16,777,217 · 61% of 83,886,083 points"))));
     }
 
     @Test

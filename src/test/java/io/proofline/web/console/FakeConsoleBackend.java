@@ -28,6 +28,7 @@ final class FakeConsoleBackend implements ConsoleBackend {
     static final String RUNNING_JOB = "job-running-0001";
     static final String DONE_JOB = "job-done-0002";
     static final String CIRCUIT = "c0ffee00aa11bb22cc33dd44ee55ff66";
+    static final String REGISTERING_CIRCUIT = "facade00aa11bb22cc33dd44ee55ff66";
 
     final List<String> actions = new ArrayList<>();
     boolean accepting = true;
@@ -90,7 +91,9 @@ final class FakeConsoleBackend implements ConsoleBackend {
     public List<CircuitRow> circuits() {
         return List.of(new CircuitRow(CIRCUIT, "porep-demo", "bls12381", 130_000_000L, 130_000_001L, 1, 1L << 27,
                 47 * GIB, List.of(new CircuitRow.CachedKey("host", 47 * GIB, 1, Duration.ZERO),
-                new CircuitRow.CachedKey("gpu0", 30 * GIB, 1, Duration.ZERO))));
+                new CircuitRow.CachedKey("gpu0", 30 * GIB, 1, Duration.ZERO))),
+                new CircuitRow(REGISTERING_CIRCUIT, "porep-next", "bls12381", 1L << 24, (1L << 24) + 1, 1, 1L << 24,
+                        9 * GIB, List.of(), "REGISTERING", "B2 1,048,576 / 16,777,217 · 61% of 83,886,083 points"));
     }
 
     @Override
