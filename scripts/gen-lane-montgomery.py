@@ -10,8 +10,7 @@ vpmuludq when it can see that the upper halves are zero, hence the explicit mask
 out so the difference can be measured). 29-bit limbs leave headroom: a column collects at most 2N products below
 2^58 (N <= 15 keeps that below 2^63), so the operand-scanning loop carries only one limb per step (t0 >>> 29 into t1)
 and normalises once at the end. Straight-line code on locals, not a loop over a scratch array: vectors stored in an
-array are boxed. The 381-bit kernel's multiplication is about 7,300 bytes of bytecode, under C2's 8,000-byte limit
-for compiling a method at all (HugeMethodLimit): a wider shape would have to be split.
+array are boxed. The 381-bit kernel's multiplication and conversion back are split in two methods each (see SHAPES).
 
 Run: python3 scripts/gen-lane-montgomery.py --bits 254 > src/main/java/io/proofline/algebra/field/LaneMontgomery254.java
      python3 scripts/gen-lane-montgomery.py --bits 381 > src/main/java/io/proofline/algebra/field/LaneMontgomery381.java
@@ -28,12 +27,17 @@ def arg(name):
 
 
 BITS = int(arg("--bits")) if "--bits" in sys.argv else 254
-# modulus bits -> (64-bit words, lane limbs, lane-form bound bits, field)
+# modulus bits -> (64-bit words, lane limbs, lane-form bound bits, field, split steps). A kernel with split steps
+# multiplies in several methods (operand-scanning steps [0, s1), [s1, s2), ...) and converts back in two (divide,
+# then reduce), handing the limbs over in the instance's scratch: C1's tier 3 runs out of virtual registers on a
+# vector method much above 4,000 bytes of bytecode (the 381-bit multiplication in one method is 7,400), and a method
+# that C1 compiled at tier 2 first then never reaches C2 (the policy waits for a tier-3 profile), leaving the vector
+# code boxed on every call: 15x slower.
 SHAPES = {
-    254: (4, 9, 259, "BN254 𝔽q"),
-    381: (6, 14, 403, "BLS12-381 𝔽q"),
+    254: (4, 9, 259, "BN254 𝔽q", None),
+    381: (6, 14, 403, "BLS12-381 𝔽q", (5, 10)),
 }
-WORDS, N, BOUND, FIELD = SHAPES[BITS]
+WORDS, N, BOUND, FIELD, SPLIT = SHAPES[BITS]
 SCALE = W * N - 64 * WORDS          # lane form x·2^(29N) against the 64-bit form x·2^(64·WORDS)
 assert 0 < SCALE <= W and N <= 15
 IND8 = " " * 8
@@ -52,13 +56,26 @@ def lo32(expr):
     return expr if PLAIN else f"{expr}.and(LO32)"
 
 
-def mul_body():
+def mul_consts():
+    consts = f"        LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);\n"
+    consts += f"        LongVector MASK = LongVector.broadcast(SPECIES, LIMB_MASK);\n"
+    consts += f"        LongVector PINV = {lo32('LongVector.broadcast(SPECIES, pInv29)')};\n"
+    consts += "\n".join(f"        LongVector P{j} = {lo32(f'LongVector.broadcast(SPECIES, p29[{j}])')};" for j in range(N))
+    consts += f"\n        LongVector ai, m, c, {', '.join(f't{j}' for j in range(N))};"
+    return consts
+
+
+def mul_steps(first, last):
+    """Operand-scanning steps [first, last); the state t0..t(N-2) holds the earlier steps' result where first > 0."""
     o = []
     ind = IND8
     for j in range(N):
         o.append(f"{ind}LongVector b{j} = {lo32(f'LongVector.fromArray(SPECIES, b, {j} * stride + be)')};")
-    zero = [True] * N
-    for i in range(N):
+    zero = [first == 0] * (N - 1) + [True]
+    if first > 0:
+        for j in range(N - 1):
+            o.append(f"{ind}t{j} = LongVector.fromArray(SPECIES, state, {j} * LANES);")
+    for i in range(first, last):
         o.append(f"{ind}ai = {lo32(f'LongVector.fromArray(SPECIES, a, {i} * stride + ae)')};")
         for j in range(N):
             if zero[j]:
@@ -80,6 +97,11 @@ def mul_body():
                 src += ".add(c)"
             o.append(f"{ind}t{j - 1} = {src};")
         zero[N - 1] = True
+    if last < N:
+        o.append(f"{ind}// the state for the second half: limb N-1 is empty after a step")
+        for j in range(N - 1):
+            o.append(f"{ind}t{j}.intoArray(state, {j} * LANES);")
+        return "\n".join(o)
     o.append(f"{ind}// carry-normalise into 29-bit limbs; the value is below 2^{BOUND}, so nothing leaves limb {N - 1}")
     # (the last step's shift left limb N-1 empty: it is only the carry out of limb N-2)
     for j in range(N - 2):
@@ -87,6 +109,33 @@ def mul_body():
         o.append(f"{ind}t{j}.and(MASK).intoArray(r, {j} * stride + re);")
     o.append(f"{ind}t{N - 2}.and(MASK).intoArray(r, {N - 2} * stride + re);")
     o.append(f"{ind}t{N - 2}.lanewise(VectorOperators.LSHR, {W}).intoArray(r, {N - 1} * stride + re);")
+    return "\n".join(o)
+
+
+def mul_methods():
+    sig = "(long[] a, int ae, long[] b, int be, long[] r, int re, int stride)"
+    if SPLIT is None:
+        return f"""    @Override
+    public void mulGroup{sig} {{
+{mul_consts()}
+{mul_steps(0, N)}
+    }}"""
+    bounds = [0, *SPLIT, N]
+    parts = [(bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
+    calls = "\n".join(f"        mulSteps{x}To{y}(a, ae, b, be, r, re, stride);" for x, y in parts)
+    o = [f"""    /** Steps {', '.join(f'[{x}, {y})' for x, y in parts)} in methods of their own, the state in between in {{@link #state}}. */
+    @Override
+    public void mulGroup{sig} {{
+{calls}
+    }}"""]
+    for x, y in parts:
+        what = "then the result into r" if y == N else "the state into {@link #state}"
+        o.append(f"""
+    /** Steps [{x}, {y}) of {{@link #mulGroup}}{' from the state in {@link #state}' if x > 0 else ''}, {what}. */
+    private void mulSteps{x}To{y}{sig} {{
+{mul_consts()}
+{mul_steps(x, y)}
+    }}""")
     return "\n".join(o)
 
 
@@ -291,13 +340,20 @@ def reduce_below_3p():
 
 
 def main():
-    consts = f"        LongVector PINV = {lo32('LongVector.broadcast(SPECIES, pInv29)')};\n"
-    consts += "\n".join(f"        LongVector P{j} = {lo32(f'LongVector.broadcast(SPECIES, p29[{j}])')};" for j in range(N))
     pconsts = "\n".join(f"        LongVector P29_{k} = LongVector.broadcast(SPECIES, p29[{k}]).and(LO32), TWO_P29_{k} = LongVector.broadcast(SPECIES, twoP29[{k}]);" for k in range(N))
     subst = {
         "@PCONSTS@": pconsts, "@REDUCE@": reduce_body(), "@LOAD@": load_body(), "@DIVIDE@": divide_body(),
-        "@SCATTER@": scatter_body(), "@ADD@": add_body(False), "@SUB@": add_body(True), "@CONSTS@": consts,
-        "@BODY@": mul_body(), "@TVARS@": ", ".join(f"t{j}" for j in range(N)),
+        "@SCATTER@": scatter_body(), "@ADD@": add_body(False), "@SUB@": add_body(True),
+        "@MULMETHODS@": mul_methods(), "@FROMLANES@": FROM_LANES_UNSPLIT if SPLIT is None else FROM_LANES_SPLIT,
+        "@FROMPLAIN@": FROM_PLAIN_UNSPLIT if SPLIT is None else FROM_PLAIN_SPLIT,
+        "@PONLY@": "\n".join(f"        LongVector P29_{k} = LongVector.broadcast(SPECIES, p29[{k}]).and(LO32);" for k in range(N)),
+        "@STORESTATE@": "\n".join(f"{IND8}v{k}.intoArray(state, {k} * LANES);" for k in range(N)),
+        "@LOAD8@": "\n".join(f"{IND8}LongVector v{k} = LongVector.fromArray(SPECIES, src, {k} * stride + e);" for k in range(N)),
+        "@DIVIDE8@": "\n".join(l[4:] for l in divide_body().split("\n")),
+        "@REDUCE8@": "\n".join(l[4:] for l in reduce_body().split("\n")),
+        "@SCATTER8@": "\n".join(l[4:] for l in scatter_body().split("\n")),
+        "@STATEDOC@": STATE_DOC if SPLIT else " * <p>Instances are immutable and thread-safe.",
+        "@STATEFIELD@": STATE_FIELD if SPLIT else "",
         "@SPLITGROUP@": split_group_body(), "@SPLIT@": split_body(), "@SPLITPARAMS@": split_params(),
         "@TOLANESTAIL@": to_lanes_tail(), "@PLAINTAIL@": plain_tail(), "@FROMSCALAR@": from_lanes_scalar_body(),
         "@REDUCE3P@": reduce_below_3p(),
@@ -307,10 +363,118 @@ def main():
         "@MULOUT@": str(2 * BOUND - W * N),
     }
     text = TEMPLATE
+    for k in ("@MULMETHODS@", "@FROMLANES@", "@FROMPLAIN@"):   # blocks that hold further placeholders first
+        text = text.replace(k, subst.pop(k))
     for k, v in subst.items():
         text = text.replace(k, v)
     print(text)
 
+
+STATE_DOC = ''' * <p>Not thread-safe: the two halves of a multiplication, and of a conversion back, hand the limbs over in the
+ * instance's scratch. One instance per thread (the batch-affine slopes hold one each).'''
+
+STATE_FIELD = '''
+    /** The limbs handed from one half of a multiplication or conversion to the other, LANES apart. */
+    private final long[] state = new long[LIMBS * LANES];
+'''
+
+FROM_LANES_SPLIT = r'''    @Override
+    public void fromLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff, int elementStride) {
+        int[] starts = startsFor(elementStride);
+        long[] partial = new long[elementStride * LANES];
+        for (int g = 0; g < count; g += LANES) {
+            divideGroup(src, stride, from + g);
+            reduceGroup(state, LANES, 0, dst, dstOff, elementStride, starts, partial, g, count);
+        }
+    }
+
+    /**
+     * v·2^-@SCALE@ mod p for one vector of lane-form values into {@link #state}: v + k·p with k = −v·p⁻¹ mod 2^@SCALE@ is
+     * exactly divisible by 2^@SCALE@, and the quotient is below 3p.
+     */
+    private void divideGroup(long[] src, int stride, int e) {
+        LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
+        LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
+        LongVector PINV = LongVector.broadcast(SPECIES, pInv29).and(LO32);
+@PONLY@
+@LOAD8@
+        // k = −v·p⁻¹ mod 2^@SCALE@ (the shift pair keeps @SCALE@ bits in a form that tells C2 the upper half is zero)
+        LongVector k = v0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 64 - SCALE_BITS)
+                .lanewise(VectorOperators.LSHR, 64 - SCALE_BITS);
+@DIVIDE8@
+@STORESTATE@
+    }
+
+    /**
+     * One vector of values below 3p (normalised limbs at lane index e) reduced and scattered to elements
+     * {@code g, g + 1, …} (below {@code count}) of dst: v − p and v − 2p side by side on the 29-bit limbs (signed limb
+     * differences, the carry an arithmetic shift), the smallest non-negative of v, v − p, v − 2p chosen by lane masks,
+     * packed into 64-bit words; a partial last vector goes through {@code partial}.
+     */
+    private void reduceGroup(long[] src, int stride, int e, long[] dst, int dstOff, int elementStride, int[] starts,
+                             long[] partial, int g, int count) {
+        LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
+        LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
+@PCONSTS@
+@LOAD8@
+@REDUCE8@
+@SCATTER8@
+    }
+
+'''
+
+FROM_PLAIN_SPLIT = r'''    @Override
+    public void fromPlainLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff) {
+        long[] partial = new long[WORDS * LANES];
+        for (int g = 0; g < count; g += LANES) {
+            reduceGroup(src, stride, from + g, dst, dstOff, WORDS, STARTS_1, partial, g, count);
+        }
+    }
+
+'''
+
+FROM_LANES_UNSPLIT = r'''    @Override
+    public void fromLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff, int elementStride) {
+        LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
+        LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
+        LongVector PINV = LongVector.broadcast(SPECIES, pInv29).and(LO32);
+@PCONSTS@
+        int[] starts = startsFor(elementStride);
+        long[] partial = new long[elementStride * LANES];
+        for (int g = 0; g < count; g += LANES) {
+            int e = from + g;
+@LOAD@
+            // k = −v·p⁻¹ mod 2^@SCALE@ (the shift pair keeps @SCALE@ bits in a form that tells C2 the upper half is zero)
+            LongVector k = v0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 64 - SCALE_BITS)
+                    .lanewise(VectorOperators.LSHR, 64 - SCALE_BITS);
+@DIVIDE@
+@REDUCE@
+@SCATTER@
+        }
+    }
+
+'''
+
+FROM_PLAIN_UNSPLIT = r'''    @Override
+    public void fromPlainLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff) {
+        // Whole vectors: v − p and v − 2p side by side on the 29-bit limbs (signed limb differences, the carry an
+        // arithmetic shift), the smallest non-negative of v, v − p, v − 2p chosen by lane masks, packed into
+        // 64-bit words and scattered to the elements; a partial last vector goes through a small buffer.
+        LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
+        LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
+@PCONSTS@
+        int elementStride = WORDS;
+        int[] starts = STARTS_1;
+        long[] partial = new long[WORDS * LANES];
+        for (int g = 0; g < count; g += LANES) {
+            int e = from + g;
+@LOAD@
+@REDUCE@
+@SCATTER@
+        }
+    }
+
+'''
 
 TEMPLATE = r'''// GENERATED by scripts/gen-lane-montgomery.py --bits @BITS@ (@VARIANT@) — do not edit by hand; change the generator and re-run it.
 package io.proofline.algebra.field;
@@ -329,7 +493,7 @@ import jdk.incubator.vector.VectorOperators;
  * (x·2^@MBITS@·2^@SCALE@ &lt; 2^@SCALE@·p &lt; 2^@BOUND@); converting back divides by 2^@SCALE@ with one @SCALE@-bit
  * Montgomery step, which leaves a value below 2^(@BOUND@−@SCALE@) + p &lt; 3p, and reduces.
  *
- * <p>Instances are immutable and thread-safe.
+@STATEDOC@
  */
 final class LaneMontgomery@BITS@ extends LaneMontgomery {
 
@@ -344,7 +508,7 @@ final class LaneMontgomery@BITS@ extends LaneMontgomery {
 
     /** Lane indices of the first words of LANES consecutive elements WORDS longs apart (𝔽q) or 2·WORDS (𝔽q²). */
     private static final int[] STARTS_1 = starts(WORDS), STARTS_2 = starts(2 * WORDS);
-
+@STATEFIELD@
     LaneMontgomery@BITS@(PrimeField field) {
         super(field, LIMBS, BOUND_BITS);
     }
@@ -353,14 +517,7 @@ final class LaneMontgomery@BITS@ extends LaneMontgomery {
         return elementStride == WORDS ? STARTS_1 : elementStride == 2 * WORDS ? STARTS_2 : starts(elementStride);
     }
 
-    @Override
-    public void mulGroup(long[] a, int ae, long[] b, int be, long[] r, int re, int stride) {
-        LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
-        LongVector MASK = LongVector.broadcast(SPECIES, LIMB_MASK);
-@CONSTS@
-        LongVector ai, m, c, @TVARS@;
-@BODY@
-    }
+@MULMETHODS@
 
     @Override
     public void toLanes(long[] src, int srcOff, int elementStride, int count, long[] dst, int stride, int to) {
@@ -382,27 +539,7 @@ final class LaneMontgomery@BITS@ extends LaneMontgomery {
 @SPLITGROUP@
     }
 
-    @Override
-    public void fromLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff, int elementStride) {
-        LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
-        LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
-        LongVector PINV = LongVector.broadcast(SPECIES, pInv29).and(LO32);
-@PCONSTS@
-        int[] starts = startsFor(elementStride);
-        long[] partial = new long[elementStride * LANES];
-        for (int g = 0; g < count; g += LANES) {
-            int e = from + g;
-@LOAD@
-            // k = −v·p⁻¹ mod 2^@SCALE@ (the shift pair keeps @SCALE@ bits in a form that tells C2 the upper half is zero)
-            LongVector k = v0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 64 - SCALE_BITS)
-                    .lanewise(VectorOperators.LSHR, 64 - SCALE_BITS);
-@DIVIDE@
-@REDUCE@
-@SCATTER@
-        }
-    }
-
-    @Override
+@FROMLANES@    @Override
     public void fromLanesScalar(long[] src, int stride, int from, int count, long[] dst, int dstOff, int elementStride) {
         long inv = field.montgomeryInverse();
         for (int i = 0; i < count; i++) {
@@ -421,26 +558,7 @@ final class LaneMontgomery@BITS@ extends LaneMontgomery {
         }
     }
 
-    @Override
-    public void fromPlainLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff) {
-        // Whole vectors: v − p and v − 2p side by side on the 29-bit limbs (signed limb differences, the carry an
-        // arithmetic shift), the smallest non-negative of v, v − p, v − 2p chosen by lane masks, packed into
-        // 64-bit words and scattered to the elements; a partial last vector goes through a small buffer.
-        LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
-        LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
-@PCONSTS@
-        int elementStride = WORDS;
-        int[] starts = STARTS_1;
-        long[] partial = new long[WORDS * LANES];
-        for (int g = 0; g < count; g += LANES) {
-            int e = from + g;
-@LOAD@
-@REDUCE@
-@SCATTER@
-        }
-    }
-
-    @Override
+@FROMPLAIN@    @Override
     public void addGroup(long[] a, int ae, long[] b, int be, long[] r, int re, int stride) {
         LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
         LongVector c = LongVector.zero(SPECIES), x;

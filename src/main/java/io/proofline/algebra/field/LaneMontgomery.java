@@ -19,7 +19,8 @@ import java.math.BigInteger;
  * form</i> is the field's 64-bit Montgomery value x·2^(64·words) itself, only split into 29-bit limbs: a plain
  * operand makes {@link #mulGroup} return a plain result, which converts back without the division by the scale.
  *
- * <p>Instances are immutable and thread-safe.
+ * <p>Not thread-safe in general: the 381-bit kernel hands limbs between the halves of a multiplication through scratch
+ * in the instance (see the generator). Use one instance per thread.
  */
 public abstract sealed class LaneMontgomery permits LaneMontgomery254, LaneMontgomery381 {
 

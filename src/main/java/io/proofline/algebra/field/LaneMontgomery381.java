@@ -15,7 +15,8 @@ import jdk.incubator.vector.VectorOperators;
  * (x·2^384·2^22 &lt; 2^22·p &lt; 2^403); converting back divides by 2^22 with one 22-bit
  * Montgomery step, which leaves a value below 2^(403−22) + p &lt; 3p, and reduces.
  *
- * <p>Instances are immutable and thread-safe.
+ * <p>Not thread-safe: the two halves of a multiplication, and of a conversion back, hand the limbs over in the
+ * instance's scratch. One instance per thread (the batch-affine slopes hold one each).
  */
 final class LaneMontgomery381 extends LaneMontgomery {
 
@@ -31,6 +32,9 @@ final class LaneMontgomery381 extends LaneMontgomery {
     /** Lane indices of the first words of LANES consecutive elements WORDS longs apart (𝔽q) or 2·WORDS (𝔽q²). */
     private static final int[] STARTS_1 = starts(WORDS), STARTS_2 = starts(2 * WORDS);
 
+    /** The limbs handed from one half of a multiplication or conversion to the other, LANES apart. */
+    private final long[] state = new long[LIMBS * LANES];
+
     LaneMontgomery381(PrimeField field) {
         super(field, LIMBS, BOUND_BITS);
     }
@@ -39,8 +43,16 @@ final class LaneMontgomery381 extends LaneMontgomery {
         return elementStride == WORDS ? STARTS_1 : elementStride == 2 * WORDS ? STARTS_2 : starts(elementStride);
     }
 
+    /** Steps [0, 5), [5, 10), [10, 14) in methods of their own, the state in between in {@link #state}. */
     @Override
     public void mulGroup(long[] a, int ae, long[] b, int be, long[] r, int re, int stride) {
+        mulSteps0To5(a, ae, b, be, r, re, stride);
+        mulSteps5To10(a, ae, b, be, r, re, stride);
+        mulSteps10To14(a, ae, b, be, r, re, stride);
+    }
+
+    /** Steps [0, 5) of {@link #mulGroup}, the state into {@link #state}. */
+    private void mulSteps0To5(long[] a, int ae, long[] b, int be, long[] r, int re, int stride) {
         LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
         LongVector MASK = LongVector.broadcast(SPECIES, LIMB_MASK);
         LongVector PINV = LongVector.broadcast(SPECIES, pInv29).and(LO32);
@@ -223,6 +235,69 @@ final class LaneMontgomery381 extends LaneMontgomery {
         t10 = t11.add(m.mul(P11));
         t11 = t12.add(m.mul(P12));
         t12 = t13.add(m.mul(P13));
+        // the state for the second half: limb N-1 is empty after a step
+        t0.intoArray(state, 0 * LANES);
+        t1.intoArray(state, 1 * LANES);
+        t2.intoArray(state, 2 * LANES);
+        t3.intoArray(state, 3 * LANES);
+        t4.intoArray(state, 4 * LANES);
+        t5.intoArray(state, 5 * LANES);
+        t6.intoArray(state, 6 * LANES);
+        t7.intoArray(state, 7 * LANES);
+        t8.intoArray(state, 8 * LANES);
+        t9.intoArray(state, 9 * LANES);
+        t10.intoArray(state, 10 * LANES);
+        t11.intoArray(state, 11 * LANES);
+        t12.intoArray(state, 12 * LANES);
+    }
+
+    /** Steps [5, 10) of {@link #mulGroup} from the state in {@link #state}, the state into {@link #state}. */
+    private void mulSteps5To10(long[] a, int ae, long[] b, int be, long[] r, int re, int stride) {
+        LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
+        LongVector MASK = LongVector.broadcast(SPECIES, LIMB_MASK);
+        LongVector PINV = LongVector.broadcast(SPECIES, pInv29).and(LO32);
+        LongVector P0 = LongVector.broadcast(SPECIES, p29[0]).and(LO32);
+        LongVector P1 = LongVector.broadcast(SPECIES, p29[1]).and(LO32);
+        LongVector P2 = LongVector.broadcast(SPECIES, p29[2]).and(LO32);
+        LongVector P3 = LongVector.broadcast(SPECIES, p29[3]).and(LO32);
+        LongVector P4 = LongVector.broadcast(SPECIES, p29[4]).and(LO32);
+        LongVector P5 = LongVector.broadcast(SPECIES, p29[5]).and(LO32);
+        LongVector P6 = LongVector.broadcast(SPECIES, p29[6]).and(LO32);
+        LongVector P7 = LongVector.broadcast(SPECIES, p29[7]).and(LO32);
+        LongVector P8 = LongVector.broadcast(SPECIES, p29[8]).and(LO32);
+        LongVector P9 = LongVector.broadcast(SPECIES, p29[9]).and(LO32);
+        LongVector P10 = LongVector.broadcast(SPECIES, p29[10]).and(LO32);
+        LongVector P11 = LongVector.broadcast(SPECIES, p29[11]).and(LO32);
+        LongVector P12 = LongVector.broadcast(SPECIES, p29[12]).and(LO32);
+        LongVector P13 = LongVector.broadcast(SPECIES, p29[13]).and(LO32);
+        LongVector ai, m, c, t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13;
+        LongVector b0 = LongVector.fromArray(SPECIES, b, 0 * stride + be).and(LO32);
+        LongVector b1 = LongVector.fromArray(SPECIES, b, 1 * stride + be).and(LO32);
+        LongVector b2 = LongVector.fromArray(SPECIES, b, 2 * stride + be).and(LO32);
+        LongVector b3 = LongVector.fromArray(SPECIES, b, 3 * stride + be).and(LO32);
+        LongVector b4 = LongVector.fromArray(SPECIES, b, 4 * stride + be).and(LO32);
+        LongVector b5 = LongVector.fromArray(SPECIES, b, 5 * stride + be).and(LO32);
+        LongVector b6 = LongVector.fromArray(SPECIES, b, 6 * stride + be).and(LO32);
+        LongVector b7 = LongVector.fromArray(SPECIES, b, 7 * stride + be).and(LO32);
+        LongVector b8 = LongVector.fromArray(SPECIES, b, 8 * stride + be).and(LO32);
+        LongVector b9 = LongVector.fromArray(SPECIES, b, 9 * stride + be).and(LO32);
+        LongVector b10 = LongVector.fromArray(SPECIES, b, 10 * stride + be).and(LO32);
+        LongVector b11 = LongVector.fromArray(SPECIES, b, 11 * stride + be).and(LO32);
+        LongVector b12 = LongVector.fromArray(SPECIES, b, 12 * stride + be).and(LO32);
+        LongVector b13 = LongVector.fromArray(SPECIES, b, 13 * stride + be).and(LO32);
+        t0 = LongVector.fromArray(SPECIES, state, 0 * LANES);
+        t1 = LongVector.fromArray(SPECIES, state, 1 * LANES);
+        t2 = LongVector.fromArray(SPECIES, state, 2 * LANES);
+        t3 = LongVector.fromArray(SPECIES, state, 3 * LANES);
+        t4 = LongVector.fromArray(SPECIES, state, 4 * LANES);
+        t5 = LongVector.fromArray(SPECIES, state, 5 * LANES);
+        t6 = LongVector.fromArray(SPECIES, state, 6 * LANES);
+        t7 = LongVector.fromArray(SPECIES, state, 7 * LANES);
+        t8 = LongVector.fromArray(SPECIES, state, 8 * LANES);
+        t9 = LongVector.fromArray(SPECIES, state, 9 * LANES);
+        t10 = LongVector.fromArray(SPECIES, state, 10 * LANES);
+        t11 = LongVector.fromArray(SPECIES, state, 11 * LANES);
+        t12 = LongVector.fromArray(SPECIES, state, 12 * LANES);
         ai = LongVector.fromArray(SPECIES, a, 5 * stride + ae).and(LO32);
         t0 = t0.add(ai.mul(b0));
         t1 = t1.add(ai.mul(b1));
@@ -373,6 +448,69 @@ final class LaneMontgomery381 extends LaneMontgomery {
         t10 = t11.add(m.mul(P11));
         t11 = t12.add(m.mul(P12));
         t12 = t13.add(m.mul(P13));
+        // the state for the second half: limb N-1 is empty after a step
+        t0.intoArray(state, 0 * LANES);
+        t1.intoArray(state, 1 * LANES);
+        t2.intoArray(state, 2 * LANES);
+        t3.intoArray(state, 3 * LANES);
+        t4.intoArray(state, 4 * LANES);
+        t5.intoArray(state, 5 * LANES);
+        t6.intoArray(state, 6 * LANES);
+        t7.intoArray(state, 7 * LANES);
+        t8.intoArray(state, 8 * LANES);
+        t9.intoArray(state, 9 * LANES);
+        t10.intoArray(state, 10 * LANES);
+        t11.intoArray(state, 11 * LANES);
+        t12.intoArray(state, 12 * LANES);
+    }
+
+    /** Steps [10, 14) of {@link #mulGroup} from the state in {@link #state}, then the result into r. */
+    private void mulSteps10To14(long[] a, int ae, long[] b, int be, long[] r, int re, int stride) {
+        LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
+        LongVector MASK = LongVector.broadcast(SPECIES, LIMB_MASK);
+        LongVector PINV = LongVector.broadcast(SPECIES, pInv29).and(LO32);
+        LongVector P0 = LongVector.broadcast(SPECIES, p29[0]).and(LO32);
+        LongVector P1 = LongVector.broadcast(SPECIES, p29[1]).and(LO32);
+        LongVector P2 = LongVector.broadcast(SPECIES, p29[2]).and(LO32);
+        LongVector P3 = LongVector.broadcast(SPECIES, p29[3]).and(LO32);
+        LongVector P4 = LongVector.broadcast(SPECIES, p29[4]).and(LO32);
+        LongVector P5 = LongVector.broadcast(SPECIES, p29[5]).and(LO32);
+        LongVector P6 = LongVector.broadcast(SPECIES, p29[6]).and(LO32);
+        LongVector P7 = LongVector.broadcast(SPECIES, p29[7]).and(LO32);
+        LongVector P8 = LongVector.broadcast(SPECIES, p29[8]).and(LO32);
+        LongVector P9 = LongVector.broadcast(SPECIES, p29[9]).and(LO32);
+        LongVector P10 = LongVector.broadcast(SPECIES, p29[10]).and(LO32);
+        LongVector P11 = LongVector.broadcast(SPECIES, p29[11]).and(LO32);
+        LongVector P12 = LongVector.broadcast(SPECIES, p29[12]).and(LO32);
+        LongVector P13 = LongVector.broadcast(SPECIES, p29[13]).and(LO32);
+        LongVector ai, m, c, t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13;
+        LongVector b0 = LongVector.fromArray(SPECIES, b, 0 * stride + be).and(LO32);
+        LongVector b1 = LongVector.fromArray(SPECIES, b, 1 * stride + be).and(LO32);
+        LongVector b2 = LongVector.fromArray(SPECIES, b, 2 * stride + be).and(LO32);
+        LongVector b3 = LongVector.fromArray(SPECIES, b, 3 * stride + be).and(LO32);
+        LongVector b4 = LongVector.fromArray(SPECIES, b, 4 * stride + be).and(LO32);
+        LongVector b5 = LongVector.fromArray(SPECIES, b, 5 * stride + be).and(LO32);
+        LongVector b6 = LongVector.fromArray(SPECIES, b, 6 * stride + be).and(LO32);
+        LongVector b7 = LongVector.fromArray(SPECIES, b, 7 * stride + be).and(LO32);
+        LongVector b8 = LongVector.fromArray(SPECIES, b, 8 * stride + be).and(LO32);
+        LongVector b9 = LongVector.fromArray(SPECIES, b, 9 * stride + be).and(LO32);
+        LongVector b10 = LongVector.fromArray(SPECIES, b, 10 * stride + be).and(LO32);
+        LongVector b11 = LongVector.fromArray(SPECIES, b, 11 * stride + be).and(LO32);
+        LongVector b12 = LongVector.fromArray(SPECIES, b, 12 * stride + be).and(LO32);
+        LongVector b13 = LongVector.fromArray(SPECIES, b, 13 * stride + be).and(LO32);
+        t0 = LongVector.fromArray(SPECIES, state, 0 * LANES);
+        t1 = LongVector.fromArray(SPECIES, state, 1 * LANES);
+        t2 = LongVector.fromArray(SPECIES, state, 2 * LANES);
+        t3 = LongVector.fromArray(SPECIES, state, 3 * LANES);
+        t4 = LongVector.fromArray(SPECIES, state, 4 * LANES);
+        t5 = LongVector.fromArray(SPECIES, state, 5 * LANES);
+        t6 = LongVector.fromArray(SPECIES, state, 6 * LANES);
+        t7 = LongVector.fromArray(SPECIES, state, 7 * LANES);
+        t8 = LongVector.fromArray(SPECIES, state, 8 * LANES);
+        t9 = LongVector.fromArray(SPECIES, state, 9 * LANES);
+        t10 = LongVector.fromArray(SPECIES, state, 10 * LANES);
+        t11 = LongVector.fromArray(SPECIES, state, 11 * LANES);
+        t12 = LongVector.fromArray(SPECIES, state, 12 * LANES);
         ai = LongVector.fromArray(SPECIES, a, 10 * stride + ae).and(LO32);
         t0 = t0.add(ai.mul(b0));
         t1 = t1.add(ai.mul(b1));
@@ -584,9 +722,109 @@ final class LaneMontgomery381 extends LaneMontgomery {
 
     @Override
     public void fromLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff, int elementStride) {
+        int[] starts = startsFor(elementStride);
+        long[] partial = new long[elementStride * LANES];
+        for (int g = 0; g < count; g += LANES) {
+            divideGroup(src, stride, from + g);
+            reduceGroup(state, LANES, 0, dst, dstOff, elementStride, starts, partial, g, count);
+        }
+    }
+
+    /**
+     * v·2^-22 mod p for one vector of lane-form values into {@link #state}: v + k·p with k = −v·p⁻¹ mod 2^22 is
+     * exactly divisible by 2^22, and the quotient is below 3p.
+     */
+    private void divideGroup(long[] src, int stride, int e) {
         LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
         LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
         LongVector PINV = LongVector.broadcast(SPECIES, pInv29).and(LO32);
+        LongVector P29_0 = LongVector.broadcast(SPECIES, p29[0]).and(LO32);
+        LongVector P29_1 = LongVector.broadcast(SPECIES, p29[1]).and(LO32);
+        LongVector P29_2 = LongVector.broadcast(SPECIES, p29[2]).and(LO32);
+        LongVector P29_3 = LongVector.broadcast(SPECIES, p29[3]).and(LO32);
+        LongVector P29_4 = LongVector.broadcast(SPECIES, p29[4]).and(LO32);
+        LongVector P29_5 = LongVector.broadcast(SPECIES, p29[5]).and(LO32);
+        LongVector P29_6 = LongVector.broadcast(SPECIES, p29[6]).and(LO32);
+        LongVector P29_7 = LongVector.broadcast(SPECIES, p29[7]).and(LO32);
+        LongVector P29_8 = LongVector.broadcast(SPECIES, p29[8]).and(LO32);
+        LongVector P29_9 = LongVector.broadcast(SPECIES, p29[9]).and(LO32);
+        LongVector P29_10 = LongVector.broadcast(SPECIES, p29[10]).and(LO32);
+        LongVector P29_11 = LongVector.broadcast(SPECIES, p29[11]).and(LO32);
+        LongVector P29_12 = LongVector.broadcast(SPECIES, p29[12]).and(LO32);
+        LongVector P29_13 = LongVector.broadcast(SPECIES, p29[13]).and(LO32);
+        LongVector v0 = LongVector.fromArray(SPECIES, src, 0 * stride + e);
+        LongVector v1 = LongVector.fromArray(SPECIES, src, 1 * stride + e);
+        LongVector v2 = LongVector.fromArray(SPECIES, src, 2 * stride + e);
+        LongVector v3 = LongVector.fromArray(SPECIES, src, 3 * stride + e);
+        LongVector v4 = LongVector.fromArray(SPECIES, src, 4 * stride + e);
+        LongVector v5 = LongVector.fromArray(SPECIES, src, 5 * stride + e);
+        LongVector v6 = LongVector.fromArray(SPECIES, src, 6 * stride + e);
+        LongVector v7 = LongVector.fromArray(SPECIES, src, 7 * stride + e);
+        LongVector v8 = LongVector.fromArray(SPECIES, src, 8 * stride + e);
+        LongVector v9 = LongVector.fromArray(SPECIES, src, 9 * stride + e);
+        LongVector v10 = LongVector.fromArray(SPECIES, src, 10 * stride + e);
+        LongVector v11 = LongVector.fromArray(SPECIES, src, 11 * stride + e);
+        LongVector v12 = LongVector.fromArray(SPECIES, src, 12 * stride + e);
+        LongVector v13 = LongVector.fromArray(SPECIES, src, 13 * stride + e);
+        // k = −v·p⁻¹ mod 2^22 (the shift pair keeps 22 bits in a form that tells C2 the upper half is zero)
+        LongVector k = v0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 64 - SCALE_BITS)
+                .lanewise(VectorOperators.LSHR, 64 - SCALE_BITS);
+        LongVector carry = LongVector.zero(SPECIES), x;
+        x = v0.add(k.mul(P29_0)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v0 = x.and(mask);
+        x = v1.add(k.mul(P29_1)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v1 = x.and(mask);
+        x = v2.add(k.mul(P29_2)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v2 = x.and(mask);
+        x = v3.add(k.mul(P29_3)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v3 = x.and(mask);
+        x = v4.add(k.mul(P29_4)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v4 = x.and(mask);
+        x = v5.add(k.mul(P29_5)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v5 = x.and(mask);
+        x = v6.add(k.mul(P29_6)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v6 = x.and(mask);
+        x = v7.add(k.mul(P29_7)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v7 = x.and(mask);
+        x = v8.add(k.mul(P29_8)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v8 = x.and(mask);
+        x = v9.add(k.mul(P29_9)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v9 = x.and(mask);
+        x = v10.add(k.mul(P29_10)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v10 = x.and(mask);
+        x = v11.add(k.mul(P29_11)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v11 = x.and(mask);
+        x = v12.add(k.mul(P29_12)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v12 = x.and(mask);
+        x = v13.add(k.mul(P29_13)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v13 = x.and(mask);
+        // the value is below 2^403 + 2^22·p < 2^406: no carry leaves limb 13; the low 22 bits are zero
+        v0 = v0.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v1.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+        v1 = v1.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v2.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+        v2 = v2.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v3.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+        v3 = v3.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v4.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+        v4 = v4.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v5.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+        v5 = v5.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v6.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+        v6 = v6.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v7.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+        v7 = v7.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v8.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+        v8 = v8.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v9.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+        v9 = v9.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v10.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+        v10 = v10.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v11.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+        v11 = v11.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v12.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+        v12 = v12.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v13.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
+        v13 = v13.lanewise(VectorOperators.LSHR, SCALE_BITS);
+        v0.intoArray(state, 0 * LANES);
+        v1.intoArray(state, 1 * LANES);
+        v2.intoArray(state, 2 * LANES);
+        v3.intoArray(state, 3 * LANES);
+        v4.intoArray(state, 4 * LANES);
+        v5.intoArray(state, 5 * LANES);
+        v6.intoArray(state, 6 * LANES);
+        v7.intoArray(state, 7 * LANES);
+        v8.intoArray(state, 8 * LANES);
+        v9.intoArray(state, 9 * LANES);
+        v10.intoArray(state, 10 * LANES);
+        v11.intoArray(state, 11 * LANES);
+        v12.intoArray(state, 12 * LANES);
+        v13.intoArray(state, 13 * LANES);
+    }
+
+    /**
+     * One vector of values below 3p (normalised limbs at lane index e) reduced and scattered to elements
+     * {@code g, g + 1, …} (below {@code count}) of dst: v − p and v − 2p side by side on the 29-bit limbs (signed limb
+     * differences, the carry an arithmetic shift), the smallest non-negative of v, v − p, v − 2p chosen by lane masks,
+     * packed into 64-bit words; a partial last vector goes through {@code partial}.
+     */
+    private void reduceGroup(long[] src, int stride, int e, long[] dst, int dstOff, int elementStride, int[] starts,
+                             long[] partial, int g, int count) {
+        LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
+        LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
         LongVector P29_0 = LongVector.broadcast(SPECIES, p29[0]).and(LO32), TWO_P29_0 = LongVector.broadcast(SPECIES, twoP29[0]);
         LongVector P29_1 = LongVector.broadcast(SPECIES, p29[1]).and(LO32), TWO_P29_1 = LongVector.broadcast(SPECIES, twoP29[1]);
         LongVector P29_2 = LongVector.broadcast(SPECIES, p29[2]).and(LO32), TWO_P29_2 = LongVector.broadcast(SPECIES, twoP29[2]);
@@ -601,120 +839,82 @@ final class LaneMontgomery381 extends LaneMontgomery {
         LongVector P29_11 = LongVector.broadcast(SPECIES, p29[11]).and(LO32), TWO_P29_11 = LongVector.broadcast(SPECIES, twoP29[11]);
         LongVector P29_12 = LongVector.broadcast(SPECIES, p29[12]).and(LO32), TWO_P29_12 = LongVector.broadcast(SPECIES, twoP29[12]);
         LongVector P29_13 = LongVector.broadcast(SPECIES, p29[13]).and(LO32), TWO_P29_13 = LongVector.broadcast(SPECIES, twoP29[13]);
-        int[] starts = startsFor(elementStride);
-        long[] partial = new long[elementStride * LANES];
-        for (int g = 0; g < count; g += LANES) {
-            int e = from + g;
-            LongVector v0 = LongVector.fromArray(SPECIES, src, 0 * stride + e);
-            LongVector v1 = LongVector.fromArray(SPECIES, src, 1 * stride + e);
-            LongVector v2 = LongVector.fromArray(SPECIES, src, 2 * stride + e);
-            LongVector v3 = LongVector.fromArray(SPECIES, src, 3 * stride + e);
-            LongVector v4 = LongVector.fromArray(SPECIES, src, 4 * stride + e);
-            LongVector v5 = LongVector.fromArray(SPECIES, src, 5 * stride + e);
-            LongVector v6 = LongVector.fromArray(SPECIES, src, 6 * stride + e);
-            LongVector v7 = LongVector.fromArray(SPECIES, src, 7 * stride + e);
-            LongVector v8 = LongVector.fromArray(SPECIES, src, 8 * stride + e);
-            LongVector v9 = LongVector.fromArray(SPECIES, src, 9 * stride + e);
-            LongVector v10 = LongVector.fromArray(SPECIES, src, 10 * stride + e);
-            LongVector v11 = LongVector.fromArray(SPECIES, src, 11 * stride + e);
-            LongVector v12 = LongVector.fromArray(SPECIES, src, 12 * stride + e);
-            LongVector v13 = LongVector.fromArray(SPECIES, src, 13 * stride + e);
-            // k = −v·p⁻¹ mod 2^22 (the shift pair keeps 22 bits in a form that tells C2 the upper half is zero)
-            LongVector k = v0.and(LO32).mul(PINV).lanewise(VectorOperators.LSHL, 64 - SCALE_BITS)
-                    .lanewise(VectorOperators.LSHR, 64 - SCALE_BITS);
-            LongVector carry = LongVector.zero(SPECIES), x;
-            x = v0.add(k.mul(P29_0)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v0 = x.and(mask);
-            x = v1.add(k.mul(P29_1)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v1 = x.and(mask);
-            x = v2.add(k.mul(P29_2)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v2 = x.and(mask);
-            x = v3.add(k.mul(P29_3)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v3 = x.and(mask);
-            x = v4.add(k.mul(P29_4)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v4 = x.and(mask);
-            x = v5.add(k.mul(P29_5)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v5 = x.and(mask);
-            x = v6.add(k.mul(P29_6)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v6 = x.and(mask);
-            x = v7.add(k.mul(P29_7)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v7 = x.and(mask);
-            x = v8.add(k.mul(P29_8)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v8 = x.and(mask);
-            x = v9.add(k.mul(P29_9)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v9 = x.and(mask);
-            x = v10.add(k.mul(P29_10)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v10 = x.and(mask);
-            x = v11.add(k.mul(P29_11)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v11 = x.and(mask);
-            x = v12.add(k.mul(P29_12)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v12 = x.and(mask);
-            x = v13.add(k.mul(P29_13)).add(carry); carry = x.lanewise(VectorOperators.LSHR, 29); v13 = x.and(mask);
-            // the value is below 2^403 + 2^22·p < 2^406: no carry leaves limb 13; the low 22 bits are zero
-            v0 = v0.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v1.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
-            v1 = v1.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v2.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
-            v2 = v2.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v3.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
-            v3 = v3.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v4.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
-            v4 = v4.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v5.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
-            v5 = v5.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v6.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
-            v6 = v6.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v7.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
-            v7 = v7.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v8.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
-            v8 = v8.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v9.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
-            v9 = v9.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v10.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
-            v10 = v10.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v11.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
-            v11 = v11.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v12.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
-            v12 = v12.lanewise(VectorOperators.LSHR, SCALE_BITS).or(v13.lanewise(VectorOperators.LSHL, 29 - SCALE_BITS).and(mask));
-            v13 = v13.lanewise(VectorOperators.LSHR, SCALE_BITS);
-            LongVector cd = LongVector.zero(SPECIES), ce = cd, dk, ek;
-            dk = v0.sub(P29_0).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d0 = dk.and(mask);
-            ek = v0.sub(TWO_P29_0).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e0 = ek.and(mask);
-            dk = v1.sub(P29_1).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d1 = dk.and(mask);
-            ek = v1.sub(TWO_P29_1).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e1 = ek.and(mask);
-            dk = v2.sub(P29_2).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d2 = dk.and(mask);
-            ek = v2.sub(TWO_P29_2).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e2 = ek.and(mask);
-            dk = v3.sub(P29_3).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d3 = dk.and(mask);
-            ek = v3.sub(TWO_P29_3).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e3 = ek.and(mask);
-            dk = v4.sub(P29_4).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d4 = dk.and(mask);
-            ek = v4.sub(TWO_P29_4).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e4 = ek.and(mask);
-            dk = v5.sub(P29_5).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d5 = dk.and(mask);
-            ek = v5.sub(TWO_P29_5).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e5 = ek.and(mask);
-            dk = v6.sub(P29_6).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d6 = dk.and(mask);
-            ek = v6.sub(TWO_P29_6).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e6 = ek.and(mask);
-            dk = v7.sub(P29_7).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d7 = dk.and(mask);
-            ek = v7.sub(TWO_P29_7).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e7 = ek.and(mask);
-            dk = v8.sub(P29_8).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d8 = dk.and(mask);
-            ek = v8.sub(TWO_P29_8).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e8 = ek.and(mask);
-            dk = v9.sub(P29_9).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d9 = dk.and(mask);
-            ek = v9.sub(TWO_P29_9).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e9 = ek.and(mask);
-            dk = v10.sub(P29_10).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d10 = dk.and(mask);
-            ek = v10.sub(TWO_P29_10).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e10 = ek.and(mask);
-            dk = v11.sub(P29_11).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d11 = dk.and(mask);
-            ek = v11.sub(TWO_P29_11).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e11 = ek.and(mask);
-            dk = v12.sub(P29_12).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d12 = dk.and(mask);
-            ek = v12.sub(TWO_P29_12).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e12 = ek.and(mask);
-            dk = v13.sub(P29_13).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d13 = dk.and(mask);
-            ek = v13.sub(TWO_P29_13).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e13 = ek.and(mask);
-            VectorMask<Long> atLeastP = cd.compare(VectorOperators.EQ, 0L);
-            VectorMask<Long> atLeast2P = ce.compare(VectorOperators.EQ, 0L);
-            v0 = v0.blend(d0, atLeastP).blend(e0, atLeast2P);
-            v1 = v1.blend(d1, atLeastP).blend(e1, atLeast2P);
-            v2 = v2.blend(d2, atLeastP).blend(e2, atLeast2P);
-            v3 = v3.blend(d3, atLeastP).blend(e3, atLeast2P);
-            v4 = v4.blend(d4, atLeastP).blend(e4, atLeast2P);
-            v5 = v5.blend(d5, atLeastP).blend(e5, atLeast2P);
-            v6 = v6.blend(d6, atLeastP).blend(e6, atLeast2P);
-            v7 = v7.blend(d7, atLeastP).blend(e7, atLeast2P);
-            v8 = v8.blend(d8, atLeastP).blend(e8, atLeast2P);
-            v9 = v9.blend(d9, atLeastP).blend(e9, atLeast2P);
-            v10 = v10.blend(d10, atLeastP).blend(e10, atLeast2P);
-            v11 = v11.blend(d11, atLeastP).blend(e11, atLeast2P);
-            v12 = v12.blend(d12, atLeastP).blend(e12, atLeast2P);
-            v13 = v13.blend(d13, atLeastP).blend(e13, atLeast2P);
-            LongVector w0 = v0.or(v1.lanewise(VectorOperators.LSHL, 29)).or(v2.lanewise(VectorOperators.LSHL, 58));
-            LongVector w1 = v2.lanewise(VectorOperators.LSHR, 6).or(v3.lanewise(VectorOperators.LSHL, 23)).or(v4.lanewise(VectorOperators.LSHL, 52));
-            LongVector w2 = v4.lanewise(VectorOperators.LSHR, 12).or(v5.lanewise(VectorOperators.LSHL, 17)).or(v6.lanewise(VectorOperators.LSHL, 46));
-            LongVector w3 = v6.lanewise(VectorOperators.LSHR, 18).or(v7.lanewise(VectorOperators.LSHL, 11)).or(v8.lanewise(VectorOperators.LSHL, 40));
-            LongVector w4 = v8.lanewise(VectorOperators.LSHR, 24).or(v9.lanewise(VectorOperators.LSHL, 5)).or(v10.lanewise(VectorOperators.LSHL, 34)).or(v11.lanewise(VectorOperators.LSHL, 63));
-            LongVector w5 = v11.lanewise(VectorOperators.LSHR, 1).or(v12.lanewise(VectorOperators.LSHL, 28)).or(v13.lanewise(VectorOperators.LSHL, 57));
-            int n = count - g;
-            long[] out = n >= LANES ? dst : partial;
-            int o = n >= LANES ? dstOff + elementStride * g : 0;
-            w0.intoArray(out, o, starts, 0);
-            w1.intoArray(out, o + 1, starts, 0);
-            w2.intoArray(out, o + 2, starts, 0);
-            w3.intoArray(out, o + 3, starts, 0);
-            w4.intoArray(out, o + 4, starts, 0);
-            w5.intoArray(out, o + 5, starts, 0);
-            for (int j = 0; n < LANES && j < n; j++) {
-                System.arraycopy(partial, elementStride * j, dst, dstOff + elementStride * (g + j), WORDS);
-            }
+        LongVector v0 = LongVector.fromArray(SPECIES, src, 0 * stride + e);
+        LongVector v1 = LongVector.fromArray(SPECIES, src, 1 * stride + e);
+        LongVector v2 = LongVector.fromArray(SPECIES, src, 2 * stride + e);
+        LongVector v3 = LongVector.fromArray(SPECIES, src, 3 * stride + e);
+        LongVector v4 = LongVector.fromArray(SPECIES, src, 4 * stride + e);
+        LongVector v5 = LongVector.fromArray(SPECIES, src, 5 * stride + e);
+        LongVector v6 = LongVector.fromArray(SPECIES, src, 6 * stride + e);
+        LongVector v7 = LongVector.fromArray(SPECIES, src, 7 * stride + e);
+        LongVector v8 = LongVector.fromArray(SPECIES, src, 8 * stride + e);
+        LongVector v9 = LongVector.fromArray(SPECIES, src, 9 * stride + e);
+        LongVector v10 = LongVector.fromArray(SPECIES, src, 10 * stride + e);
+        LongVector v11 = LongVector.fromArray(SPECIES, src, 11 * stride + e);
+        LongVector v12 = LongVector.fromArray(SPECIES, src, 12 * stride + e);
+        LongVector v13 = LongVector.fromArray(SPECIES, src, 13 * stride + e);
+        LongVector cd = LongVector.zero(SPECIES), ce = cd, dk, ek;
+        dk = v0.sub(P29_0).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d0 = dk.and(mask);
+        ek = v0.sub(TWO_P29_0).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e0 = ek.and(mask);
+        dk = v1.sub(P29_1).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d1 = dk.and(mask);
+        ek = v1.sub(TWO_P29_1).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e1 = ek.and(mask);
+        dk = v2.sub(P29_2).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d2 = dk.and(mask);
+        ek = v2.sub(TWO_P29_2).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e2 = ek.and(mask);
+        dk = v3.sub(P29_3).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d3 = dk.and(mask);
+        ek = v3.sub(TWO_P29_3).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e3 = ek.and(mask);
+        dk = v4.sub(P29_4).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d4 = dk.and(mask);
+        ek = v4.sub(TWO_P29_4).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e4 = ek.and(mask);
+        dk = v5.sub(P29_5).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d5 = dk.and(mask);
+        ek = v5.sub(TWO_P29_5).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e5 = ek.and(mask);
+        dk = v6.sub(P29_6).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d6 = dk.and(mask);
+        ek = v6.sub(TWO_P29_6).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e6 = ek.and(mask);
+        dk = v7.sub(P29_7).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d7 = dk.and(mask);
+        ek = v7.sub(TWO_P29_7).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e7 = ek.and(mask);
+        dk = v8.sub(P29_8).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d8 = dk.and(mask);
+        ek = v8.sub(TWO_P29_8).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e8 = ek.and(mask);
+        dk = v9.sub(P29_9).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d9 = dk.and(mask);
+        ek = v9.sub(TWO_P29_9).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e9 = ek.and(mask);
+        dk = v10.sub(P29_10).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d10 = dk.and(mask);
+        ek = v10.sub(TWO_P29_10).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e10 = ek.and(mask);
+        dk = v11.sub(P29_11).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d11 = dk.and(mask);
+        ek = v11.sub(TWO_P29_11).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e11 = ek.and(mask);
+        dk = v12.sub(P29_12).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d12 = dk.and(mask);
+        ek = v12.sub(TWO_P29_12).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e12 = ek.and(mask);
+        dk = v13.sub(P29_13).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d13 = dk.and(mask);
+        ek = v13.sub(TWO_P29_13).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e13 = ek.and(mask);
+        VectorMask<Long> atLeastP = cd.compare(VectorOperators.EQ, 0L);
+        VectorMask<Long> atLeast2P = ce.compare(VectorOperators.EQ, 0L);
+        v0 = v0.blend(d0, atLeastP).blend(e0, atLeast2P);
+        v1 = v1.blend(d1, atLeastP).blend(e1, atLeast2P);
+        v2 = v2.blend(d2, atLeastP).blend(e2, atLeast2P);
+        v3 = v3.blend(d3, atLeastP).blend(e3, atLeast2P);
+        v4 = v4.blend(d4, atLeastP).blend(e4, atLeast2P);
+        v5 = v5.blend(d5, atLeastP).blend(e5, atLeast2P);
+        v6 = v6.blend(d6, atLeastP).blend(e6, atLeast2P);
+        v7 = v7.blend(d7, atLeastP).blend(e7, atLeast2P);
+        v8 = v8.blend(d8, atLeastP).blend(e8, atLeast2P);
+        v9 = v9.blend(d9, atLeastP).blend(e9, atLeast2P);
+        v10 = v10.blend(d10, atLeastP).blend(e10, atLeast2P);
+        v11 = v11.blend(d11, atLeastP).blend(e11, atLeast2P);
+        v12 = v12.blend(d12, atLeastP).blend(e12, atLeast2P);
+        v13 = v13.blend(d13, atLeastP).blend(e13, atLeast2P);
+        LongVector w0 = v0.or(v1.lanewise(VectorOperators.LSHL, 29)).or(v2.lanewise(VectorOperators.LSHL, 58));
+        LongVector w1 = v2.lanewise(VectorOperators.LSHR, 6).or(v3.lanewise(VectorOperators.LSHL, 23)).or(v4.lanewise(VectorOperators.LSHL, 52));
+        LongVector w2 = v4.lanewise(VectorOperators.LSHR, 12).or(v5.lanewise(VectorOperators.LSHL, 17)).or(v6.lanewise(VectorOperators.LSHL, 46));
+        LongVector w3 = v6.lanewise(VectorOperators.LSHR, 18).or(v7.lanewise(VectorOperators.LSHL, 11)).or(v8.lanewise(VectorOperators.LSHL, 40));
+        LongVector w4 = v8.lanewise(VectorOperators.LSHR, 24).or(v9.lanewise(VectorOperators.LSHL, 5)).or(v10.lanewise(VectorOperators.LSHL, 34)).or(v11.lanewise(VectorOperators.LSHL, 63));
+        LongVector w5 = v11.lanewise(VectorOperators.LSHR, 1).or(v12.lanewise(VectorOperators.LSHL, 28)).or(v13.lanewise(VectorOperators.LSHL, 57));
+        int n = count - g;
+        long[] out = n >= LANES ? dst : partial;
+        int o = n >= LANES ? dstOff + elementStride * g : 0;
+        w0.intoArray(out, o, starts, 0);
+        w1.intoArray(out, o + 1, starts, 0);
+        w2.intoArray(out, o + 2, starts, 0);
+        w3.intoArray(out, o + 3, starts, 0);
+        w4.intoArray(out, o + 4, starts, 0);
+        w5.intoArray(out, o + 5, starts, 0);
+        for (int j = 0; n < LANES && j < n; j++) {
+            System.arraycopy(partial, elementStride * j, dst, dstOff + elementStride * (g + j), WORDS);
         }
     }
 
@@ -778,107 +978,9 @@ final class LaneMontgomery381 extends LaneMontgomery {
 
     @Override
     public void fromPlainLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff) {
-        // Whole vectors: v − p and v − 2p side by side on the 29-bit limbs (signed limb differences, the carry an
-        // arithmetic shift), the smallest non-negative of v, v − p, v − 2p chosen by lane masks, packed into
-        // 64-bit words and scattered to the elements; a partial last vector goes through a small buffer.
-        LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
-        LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
-        LongVector P29_0 = LongVector.broadcast(SPECIES, p29[0]).and(LO32), TWO_P29_0 = LongVector.broadcast(SPECIES, twoP29[0]);
-        LongVector P29_1 = LongVector.broadcast(SPECIES, p29[1]).and(LO32), TWO_P29_1 = LongVector.broadcast(SPECIES, twoP29[1]);
-        LongVector P29_2 = LongVector.broadcast(SPECIES, p29[2]).and(LO32), TWO_P29_2 = LongVector.broadcast(SPECIES, twoP29[2]);
-        LongVector P29_3 = LongVector.broadcast(SPECIES, p29[3]).and(LO32), TWO_P29_3 = LongVector.broadcast(SPECIES, twoP29[3]);
-        LongVector P29_4 = LongVector.broadcast(SPECIES, p29[4]).and(LO32), TWO_P29_4 = LongVector.broadcast(SPECIES, twoP29[4]);
-        LongVector P29_5 = LongVector.broadcast(SPECIES, p29[5]).and(LO32), TWO_P29_5 = LongVector.broadcast(SPECIES, twoP29[5]);
-        LongVector P29_6 = LongVector.broadcast(SPECIES, p29[6]).and(LO32), TWO_P29_6 = LongVector.broadcast(SPECIES, twoP29[6]);
-        LongVector P29_7 = LongVector.broadcast(SPECIES, p29[7]).and(LO32), TWO_P29_7 = LongVector.broadcast(SPECIES, twoP29[7]);
-        LongVector P29_8 = LongVector.broadcast(SPECIES, p29[8]).and(LO32), TWO_P29_8 = LongVector.broadcast(SPECIES, twoP29[8]);
-        LongVector P29_9 = LongVector.broadcast(SPECIES, p29[9]).and(LO32), TWO_P29_9 = LongVector.broadcast(SPECIES, twoP29[9]);
-        LongVector P29_10 = LongVector.broadcast(SPECIES, p29[10]).and(LO32), TWO_P29_10 = LongVector.broadcast(SPECIES, twoP29[10]);
-        LongVector P29_11 = LongVector.broadcast(SPECIES, p29[11]).and(LO32), TWO_P29_11 = LongVector.broadcast(SPECIES, twoP29[11]);
-        LongVector P29_12 = LongVector.broadcast(SPECIES, p29[12]).and(LO32), TWO_P29_12 = LongVector.broadcast(SPECIES, twoP29[12]);
-        LongVector P29_13 = LongVector.broadcast(SPECIES, p29[13]).and(LO32), TWO_P29_13 = LongVector.broadcast(SPECIES, twoP29[13]);
-        int elementStride = WORDS;
-        int[] starts = STARTS_1;
         long[] partial = new long[WORDS * LANES];
         for (int g = 0; g < count; g += LANES) {
-            int e = from + g;
-            LongVector v0 = LongVector.fromArray(SPECIES, src, 0 * stride + e);
-            LongVector v1 = LongVector.fromArray(SPECIES, src, 1 * stride + e);
-            LongVector v2 = LongVector.fromArray(SPECIES, src, 2 * stride + e);
-            LongVector v3 = LongVector.fromArray(SPECIES, src, 3 * stride + e);
-            LongVector v4 = LongVector.fromArray(SPECIES, src, 4 * stride + e);
-            LongVector v5 = LongVector.fromArray(SPECIES, src, 5 * stride + e);
-            LongVector v6 = LongVector.fromArray(SPECIES, src, 6 * stride + e);
-            LongVector v7 = LongVector.fromArray(SPECIES, src, 7 * stride + e);
-            LongVector v8 = LongVector.fromArray(SPECIES, src, 8 * stride + e);
-            LongVector v9 = LongVector.fromArray(SPECIES, src, 9 * stride + e);
-            LongVector v10 = LongVector.fromArray(SPECIES, src, 10 * stride + e);
-            LongVector v11 = LongVector.fromArray(SPECIES, src, 11 * stride + e);
-            LongVector v12 = LongVector.fromArray(SPECIES, src, 12 * stride + e);
-            LongVector v13 = LongVector.fromArray(SPECIES, src, 13 * stride + e);
-            LongVector cd = LongVector.zero(SPECIES), ce = cd, dk, ek;
-            dk = v0.sub(P29_0).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d0 = dk.and(mask);
-            ek = v0.sub(TWO_P29_0).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e0 = ek.and(mask);
-            dk = v1.sub(P29_1).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d1 = dk.and(mask);
-            ek = v1.sub(TWO_P29_1).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e1 = ek.and(mask);
-            dk = v2.sub(P29_2).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d2 = dk.and(mask);
-            ek = v2.sub(TWO_P29_2).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e2 = ek.and(mask);
-            dk = v3.sub(P29_3).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d3 = dk.and(mask);
-            ek = v3.sub(TWO_P29_3).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e3 = ek.and(mask);
-            dk = v4.sub(P29_4).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d4 = dk.and(mask);
-            ek = v4.sub(TWO_P29_4).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e4 = ek.and(mask);
-            dk = v5.sub(P29_5).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d5 = dk.and(mask);
-            ek = v5.sub(TWO_P29_5).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e5 = ek.and(mask);
-            dk = v6.sub(P29_6).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d6 = dk.and(mask);
-            ek = v6.sub(TWO_P29_6).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e6 = ek.and(mask);
-            dk = v7.sub(P29_7).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d7 = dk.and(mask);
-            ek = v7.sub(TWO_P29_7).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e7 = ek.and(mask);
-            dk = v8.sub(P29_8).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d8 = dk.and(mask);
-            ek = v8.sub(TWO_P29_8).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e8 = ek.and(mask);
-            dk = v9.sub(P29_9).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d9 = dk.and(mask);
-            ek = v9.sub(TWO_P29_9).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e9 = ek.and(mask);
-            dk = v10.sub(P29_10).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d10 = dk.and(mask);
-            ek = v10.sub(TWO_P29_10).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e10 = ek.and(mask);
-            dk = v11.sub(P29_11).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d11 = dk.and(mask);
-            ek = v11.sub(TWO_P29_11).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e11 = ek.and(mask);
-            dk = v12.sub(P29_12).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d12 = dk.and(mask);
-            ek = v12.sub(TWO_P29_12).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e12 = ek.and(mask);
-            dk = v13.sub(P29_13).add(cd); cd = dk.lanewise(VectorOperators.ASHR, 29); LongVector d13 = dk.and(mask);
-            ek = v13.sub(TWO_P29_13).add(ce); ce = ek.lanewise(VectorOperators.ASHR, 29); LongVector e13 = ek.and(mask);
-            VectorMask<Long> atLeastP = cd.compare(VectorOperators.EQ, 0L);
-            VectorMask<Long> atLeast2P = ce.compare(VectorOperators.EQ, 0L);
-            v0 = v0.blend(d0, atLeastP).blend(e0, atLeast2P);
-            v1 = v1.blend(d1, atLeastP).blend(e1, atLeast2P);
-            v2 = v2.blend(d2, atLeastP).blend(e2, atLeast2P);
-            v3 = v3.blend(d3, atLeastP).blend(e3, atLeast2P);
-            v4 = v4.blend(d4, atLeastP).blend(e4, atLeast2P);
-            v5 = v5.blend(d5, atLeastP).blend(e5, atLeast2P);
-            v6 = v6.blend(d6, atLeastP).blend(e6, atLeast2P);
-            v7 = v7.blend(d7, atLeastP).blend(e7, atLeast2P);
-            v8 = v8.blend(d8, atLeastP).blend(e8, atLeast2P);
-            v9 = v9.blend(d9, atLeastP).blend(e9, atLeast2P);
-            v10 = v10.blend(d10, atLeastP).blend(e10, atLeast2P);
-            v11 = v11.blend(d11, atLeastP).blend(e11, atLeast2P);
-            v12 = v12.blend(d12, atLeastP).blend(e12, atLeast2P);
-            v13 = v13.blend(d13, atLeastP).blend(e13, atLeast2P);
-            LongVector w0 = v0.or(v1.lanewise(VectorOperators.LSHL, 29)).or(v2.lanewise(VectorOperators.LSHL, 58));
-            LongVector w1 = v2.lanewise(VectorOperators.LSHR, 6).or(v3.lanewise(VectorOperators.LSHL, 23)).or(v4.lanewise(VectorOperators.LSHL, 52));
-            LongVector w2 = v4.lanewise(VectorOperators.LSHR, 12).or(v5.lanewise(VectorOperators.LSHL, 17)).or(v6.lanewise(VectorOperators.LSHL, 46));
-            LongVector w3 = v6.lanewise(VectorOperators.LSHR, 18).or(v7.lanewise(VectorOperators.LSHL, 11)).or(v8.lanewise(VectorOperators.LSHL, 40));
-            LongVector w4 = v8.lanewise(VectorOperators.LSHR, 24).or(v9.lanewise(VectorOperators.LSHL, 5)).or(v10.lanewise(VectorOperators.LSHL, 34)).or(v11.lanewise(VectorOperators.LSHL, 63));
-            LongVector w5 = v11.lanewise(VectorOperators.LSHR, 1).or(v12.lanewise(VectorOperators.LSHL, 28)).or(v13.lanewise(VectorOperators.LSHL, 57));
-            int n = count - g;
-            long[] out = n >= LANES ? dst : partial;
-            int o = n >= LANES ? dstOff + elementStride * g : 0;
-            w0.intoArray(out, o, starts, 0);
-            w1.intoArray(out, o + 1, starts, 0);
-            w2.intoArray(out, o + 2, starts, 0);
-            w3.intoArray(out, o + 3, starts, 0);
-            w4.intoArray(out, o + 4, starts, 0);
-            w5.intoArray(out, o + 5, starts, 0);
-            for (int j = 0; n < LANES && j < n; j++) {
-                System.arraycopy(partial, elementStride * j, dst, dstOff + elementStride * (g + j), WORDS);
-            }
+            reduceGroup(src, stride, from + g, dst, dstOff, WORDS, STARTS_1, partial, g, count);
         }
     }
 
