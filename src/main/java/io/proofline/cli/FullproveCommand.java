@@ -10,6 +10,7 @@ import io.proofline.snark.format.WtnsReader;
 import io.proofline.snark.format.PointCheck;
 import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.prover.Groth16Prover;
+import io.proofline.snark.prover.ProverBackend;
 import io.proofline.witness.CircomWitness;
 import io.proofline.witness.CalculatorOptions;
 import io.proofline.witness.CircomWitnessCalculator;
@@ -48,7 +49,13 @@ final class FullproveCommand implements Cli.Command {
         try (ProvingKey key = ZkeyReader.read(zkey, PointCheck.CURVE);
              Witness witness = computeWitness(input, wasm)) {
             WtnsReader.requireFits(witness, key, wasm.getFileName() + " (computed witness)");
-            Proof proof = new Groth16Prover(ProveCommand.chosen(opts, err)).prove(key, witness);
+            ProverBackend backend = ProveCommand.chosen(opts, err);
+            Proof proof;
+            try {
+                proof = new Groth16Prover(backend).prove(key, witness);
+            } finally {
+                ProveCommand.closeDevice(backend);
+            }
             ProveCommand.write(proof, witness, key.nPublic(), Path.of(opts.get("3")), Path.of(opts.get("4")));
         }
         return 0;

@@ -58,7 +58,12 @@ final class ProveCommand implements Cli.Command {
                 }
                 ProverBackend backend = chosen(opts, err);
                 timings.mark("backend");
-                Proof proof = new Groth16Prover(backend).prove(key, witness);
+                Proof proof;
+                try {
+                    proof = new Groth16Prover(backend).prove(key, witness);
+                } finally {
+                    closeDevice(backend);
+                }
                 timings.mark("proof");
                 write(proof, witness, key.nPublic(), Path.of(opts.get("2")), Path.of(opts.get("3")));
                 timings.mark("files written");
@@ -77,9 +82,17 @@ final class ProveCommand implements Cli.Command {
         return choice.backend();
     }
 
+    /** Releases a GPU backend's context and buffers (the CPU backend holds none). */
+    static void closeDevice(ProverBackend backend) throws Exception {
+        if (backend instanceof AutoCloseable closeable) {
+            closeable.close();
+        }
+    }
+
     private static String[] withoutFlag(String[] args, String flag) {
         return Arrays.stream(args).filter(a -> !a.equals(flag)).toArray(String[]::new);
     }
+
     static void requireSatisfies(Path r1csPath, Witness witness, Path wtns) throws Exception {
         R1cs r1cs = R1csReader.read(r1csPath);
         try {

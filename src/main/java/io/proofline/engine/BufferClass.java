@@ -18,12 +18,17 @@ public enum BufferClass {
     /** A proving key resident on a GPU; first use → evicted. */
     KEY_DEVICE,
     /** Per-worker GPU working buffers; worker start → stop. */
-    SCRATCH_DEVICE;
+    SCRATCH_DEVICE,
+    /**
+     * The CPU prover's NTT twiddle tables ({@code 16 × N} B per domain size), off the heap, shared by partitions of
+     * that size; first CPU prove start of the size → evicted (a bounded cache, emptied under memory pressure).
+     */
+    TWIDDLES;
 
     /** Whether the class's bytes are resident host memory outside the JVM heap (what RSS holds besides the heap). */
     public boolean offHeapHost() {
         return switch (this) {
-            case WITNESS, ABC, PENDING, KEY_HOST -> true;
+            case WITNESS, ABC, PENDING, KEY_HOST, TWIDDLES -> true;
             // INPUT is a heap upload (counted in the heap committed); device classes are not in RSS
             case INPUT, KEY_DEVICE, SCRATCH_DEVICE -> false;
         };

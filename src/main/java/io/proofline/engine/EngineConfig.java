@@ -72,6 +72,11 @@ public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, in
         }
     }
 
+    /** The synthesis workers when none are configured: half the processors, at least one. */
+    public static int defaultSynthesisWorkers() {
+        return Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+    }
+
     public static Builder builder() {
         return new Builder();
     }
@@ -90,7 +95,7 @@ public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, in
     public static final class Builder {
         private Long budgetBytes;
         private MemoryPlan memoryPlan;
-        private int synthesisWorkers = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        private int synthesisWorkers = defaultSynthesisWorkers();
         private int queueCapacity = DEFAULT_QUEUE_CAPACITY;
         private int handoffCapacity = DEFAULT_HANDOFF_CAPACITY;
         private int finalizerThreads = DEFAULT_FINALIZER_THREADS;

@@ -10,8 +10,9 @@ import java.util.SequencedMap;
 /**
  * The part of the memory limit the budget does not govern, as named figures: each is a cap the JVM enforces or a
  * declared bound, so their sum is the most this part may hold. The budget is the limit less this sum
- * ({@link MemoryPlan}). The witness calculators' linear memory (Chicory's) lives on the JVM heap, so the heap's
- * maximum bounds it.
+ * ({@link MemoryPlan}). The witness calculators' linear memory (Chicory's) lives on the JVM heap: the part of the max
+ * heap declared for it ({@link WitnessHeapShare}: instances that may run at once × each one's cap) is a figure of
+ * its own, and the heap's other figure is the rest, so that the figures still add up to the fixed part.
  *
  * @param maxHeapBytes      the JVM heap's maximum ({@code -Xmx})
  * @param metaspaceBytes    {@code MaxMetaspaceSize}, or {@link HeapRule#METASPACE_BYTES} where it is not capped
@@ -20,9 +21,10 @@ import java.util.SequencedMap;
  * @param cudaContextBytes  host memory of the CUDA contexts (driver, module images, pinned staging), per GPU
  * @param marginBytes       what the rest of the native side takes: GC structures, malloc arenas, JIT arenas,
  *                          native libraries, mapped class data
+ * @param witnessCalculatorBytes the part of {@code maxHeapBytes} the witness calculators' linear memory may fill
  */
 public record FixedMemory(long maxHeapBytes, long metaspaceBytes, long codeCacheBytes, long threadStacksBytes,
-                          long cudaContextBytes, long marginBytes) {
+                          long cudaContextBytes, long marginBytes, long witnessCalculatorBytes) {
 
     private static final long MIB = 1L << 20;
     /** The host memory one CUDA context holds (driver state, loaded kernels, staging). */
@@ -34,9 +36,19 @@ public record FixedMemory(long maxHeapBytes, long metaspaceBytes, long codeCache
 
     public FixedMemory {
         if (maxHeapBytes < 0 || metaspaceBytes < 0 || codeCacheBytes < 0 || threadStacksBytes < 0
-                || cudaContextBytes < 0 || marginBytes < 0) {
+                || cudaContextBytes < 0 || marginBytes < 0 || witnessCalculatorBytes < 0) {
             throw new IllegalArgumentException("negative fixed memory figure");
         }
+        if (witnessCalculatorBytes > maxHeapBytes) {
+            throw new IllegalArgumentException("the witness calculators' " + witnessCalculatorBytes
+                    + " B do not fit the max heap of " + maxHeapBytes + " B");
+        }
+    }
+
+    /** Figures without a declared witness-calculator share (tests, the CLI). */
+    public FixedMemory(long maxHeapBytes, long metaspaceBytes, long codeCacheBytes, long threadStacksBytes,
+                       long cudaContextBytes, long marginBytes) {
+        this(maxHeapBytes, metaspaceBytes, codeCacheBytes, threadStacksBytes, cudaContextBytes, marginBytes, 0);
     }
 
     /**
@@ -44,13 +56,24 @@ public record FixedMemory(long maxHeapBytes, long metaspaceBytes, long codeCache
      * {@code cudaContexts} GPU contexts (0 without a GPU backend) and {@code marginBytes}.
      */
     public static FixedMemory ofThisJvm(int maxThreads, int cudaContexts, long marginBytes) {
+        return ofThisJvm(maxThreads, cudaContexts, marginBytes, 0);
+    }
+
+    /** As above, with {@code witnessCalculatorBytes} of the heap declared for the witness calculators. */
+    public static FixedMemory ofThisJvm(int maxThreads, int cudaContexts, long marginBytes,
+                                        long witnessCalculatorBytes) {
         long stack = flag("ThreadStackSize", HeapRule.THREAD_STACK_BYTES / 1024) * 1024;
         return new FixedMemory(Runtime.getRuntime().maxMemory(),
                 flag("MaxMetaspaceSize", HeapRule.METASPACE_BYTES),
                 flag("ReservedCodeCacheSize", HeapRule.CODE_CACHE_BYTES),
                 Math.multiplyExact((long) maxThreads, stack),
                 Math.multiplyExact((long) cudaContexts, CUDA_CONTEXT_HOST_BYTES),
-                marginBytes);
+                marginBytes, witnessCalculatorBytes);
+    }
+
+    /** The witness calculators' share of the max heap for {@code synthesisWorkers} and a configured cap. */
+    public static WitnessHeapShare witnessShareOfThisJvm(int synthesisWorkers, long configuredCapBytes) {
+        return WitnessHeapShare.of(Runtime.getRuntime().maxMemory(), synthesisWorkers, configuredCapBytes);
     }
 
     /** The sum of the figures. */
@@ -66,7 +89,12 @@ public record FixedMemory(long maxHeapBytes, long metaspaceBytes, long codeCache
     /** The figures by name, in a stable order (console, log, {@code /api/v1/pipeline}). */
     public SequencedMap<String, Long> figures() {
         SequencedMap<String, Long> m = new LinkedHashMap<>();
-        m.put("max heap", maxHeapBytes);
+        if (witnessCalculatorBytes > 0) {
+            m.put("witness calculators", witnessCalculatorBytes);
+            m.put("heap", maxHeapBytes - witnessCalculatorBytes);
+        } else {
+            m.put("max heap", maxHeapBytes);
+        }
         m.put("metaspace", metaspaceBytes);
         m.put("code cache", codeCacheBytes);
         m.put("thread stacks", threadStacksBytes);

@@ -52,7 +52,7 @@ public record PartitionFootprint(long witness, long abc, long pending) {
             case WITNESS -> witness;
             case ABC -> abc;
             case PENDING -> pending;
-            case INPUT, KEY_HOST, KEY_DEVICE, SCRATCH_DEVICE -> 0;
+            case INPUT, KEY_HOST, KEY_DEVICE, SCRATCH_DEVICE, TWIDDLES -> 0;
         };
     }
 }

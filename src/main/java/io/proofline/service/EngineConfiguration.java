@@ -6,6 +6,7 @@ import io.proofline.engine.FixedMemory;
 import io.proofline.engine.MemoryPlan;
 import io.proofline.engine.MemoryBudget;
 import io.proofline.engine.ProvingEngine;
+import io.proofline.engine.WitnessHeapShare;
 import io.proofline.engine.groth16.Groth16PartitionProver;
 import io.proofline.gpu.GpuConfig;
 import io.proofline.gpu.GpuProverBackend;
@@ -42,10 +43,24 @@ class EngineConfiguration {
     private static final Logger LOG = LoggerFactory.getLogger(EngineConfiguration.class);
 
     @Bean
+    WitnessHeapShare witnessHeapShare(PipelineProperties pipeline, WitnessProperties witness) {
+        int workers = pipeline.synthesisWorkers() > 0 ? pipeline.synthesisWorkers()
+                : EngineConfig.defaultSynthesisWorkers();
+        WitnessHeapShare share = FixedMemory.witnessShareOfThisJvm(workers, witness.maxMemory().toBytes());
+        LOG.info("witness calculators: {}", share.describe());
+        if (share.lowered()) {
+            LOG.warn("proofline.witness.max-memory × the witness-calculator instances does not fit 1/{} of the max heap:"
+                    + " each instance is capped at {} MiB", WitnessHeapShare.HEAP_FRACTION, share.perInstanceBytes() >> 20);
+        }
+        return share;
+    }
+
+    @Bean
     EngineConfig engineConfig(MemoryProperties memory, PipelineProperties pipeline, GpuProperties gpu,
-                              ProoflineProperties proofline, DeviceBackends backends, RetryProperties retry) {
+                              ProoflineProperties proofline, DeviceBackends backends, RetryProperties retry,
+                              WitnessHeapShare witnessShare) {
         FixedMemory fixed = FixedMemory.ofThisJvm(memory.maxThreads(), cudaContexts(gpu, backends),
-                memory.margin().toBytes());
+                memory.margin().toBytes(), witnessShare.totalBytes());
         MemoryPlan plan = MemoryPlan.detect(bytes(memory.limit()), fixed, bytes(memory.budget()));
         LOG.info("memory: {}", plan.describe());
         if (plan.lowered()) {
@@ -134,8 +149,9 @@ class EngineConfiguration {
 
     @Bean(destroyMethod = "close")
     KeyCache keyCache(DataDirectory data, MemoryBudget budget, BufferTracker tracker, MemoryProperties memory,
-                      WitnessProperties witness, DeviceBackends backends) {
-        return new KeyCache(data, budget, tracker, memory.keyIdleTimeout(), witness.calculatorOptions(),
+                      WitnessProperties witness, WitnessHeapShare witnessShare, DeviceBackends backends) {
+        return new KeyCache(data, budget, tracker, memory.keyIdleTimeout(),
+                witness.calculatorOptions(witnessShare.perInstanceBytes()),
                 List.copyOf(backends.byDevice().values()));
     }
 

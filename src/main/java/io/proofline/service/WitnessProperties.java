@@ -1,5 +1,6 @@
 package io.proofline.service;
 
+import io.proofline.engine.WitnessHeapShare;
 import io.proofline.witness.CalculatorOptions;
 import io.proofline.witness.WitnessLimits;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -22,9 +23,18 @@ import java.time.Duration;
 record WitnessProperties(@DefaultValue("2m") Duration timeout, @DefaultValue("10s") Duration loadTimeout,
                          @DefaultValue("1GB") DataSize maxMemory, @DefaultValue("1MB") DataSize maxLog) {
 
-    /** The calculator options every witness calculator of the service is loaded with. */
+    /**
+     * The calculator options a registration loads a witness calculator with: the configured memory cap, lowered to the
+     * witness calculators' whole share of the heap ({@link WitnessHeapShare}), which one instance may never pass.
+     */
     CalculatorOptions calculatorOptions() {
-        return CalculatorOptions.defaults().withLimits(new WitnessLimits(timeout, loadTimeout, maxMemory.toBytes(),
-                maxLog.toBytes()));
+        return calculatorOptions(Math.min(maxMemory.toBytes(), Runtime.getRuntime().maxMemory()
+                / WitnessHeapShare.HEAP_FRACTION / WitnessHeapShare.WASM_PAGE * WitnessHeapShare.WASM_PAGE));
+    }
+
+    /** The calculator options with each instance's linear memory capped at {@code maxMemoryBytes}. */
+    CalculatorOptions calculatorOptions(long maxMemoryBytes) {
+        return CalculatorOptions.defaults().withLimits(new WitnessLimits(timeout, loadTimeout,
+                Math.min(maxMemoryBytes, maxMemory.toBytes()), maxLog.toBytes()));
     }
 }

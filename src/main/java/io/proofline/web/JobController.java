@@ -72,7 +72,10 @@ class JobController {
 
     @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
     @Operation(summary = "Submit a job (multipart)", description = "circuitId, one 'witness' file (.wtns) per "
-            + "partition, optional priority, requestId, verify")
+            + "partition, optional priority, requestId, verify; each witness is streamed to disk as it arrives",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+                    mediaType = MediaType.MULTIPART_FORM_DATA_VALUE,
+                    schema = @Schema(implementation = MultipartJobSubmission.class))))
     ResponseEntity<JobResponse> submitMultipart(Tenant tenant, HttpServletRequest request) throws IOException {
         try (JobUpload upload = staging.open()) {
             return accepted(jobs.submit(tenant, JobSubmissionReader.multipart(request, upload)));

@@ -28,4 +28,20 @@ class SlowBodyTest extends InputAbuseSuite {
         assertThat(seconds).as("cut off near the 2 s limit, not after the whole 20 s drip").isLessThan(10);
         assertServiceStillServes();
     }
+
+    @Test
+    void aSlowBodyWithoutAKeyIsAnsweredAndTheConnectionClosedAtOnce() throws Exception {
+        byte[][] drips = new byte[100][];
+        Arrays.fill(drips, "    ".getBytes(StandardCharsets.US_ASCII));
+        long start = System.nanoTime();
+        // the 401 is decided before the body is read; what is left of it must not be read (swallowed) at the
+        // sender's pace afterwards, which held the worker thread until the whole 20 s drip had arrived
+        RawHttp.Answer refused = assertTimeoutPreemptively(QUICK, () -> RawHttp.send(port,
+                "POST /api/v1/jobs HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: 400", drips, 200));
+        long seconds = (System.nanoTime() - start) / 1_000_000_000L;
+        assertThat(refused.status()).as(refused.text()).isEqualTo(401);
+        assertThat(seconds).as("answered and closed at once, not after the drip").isLessThan(5);
+        assertServiceStillServes();
+    }
 }

@@ -85,4 +85,21 @@ class ProveCommandTest {
         assertEquals(2, rc);
         assertTrue(err.toString().contains("bad.wtns: witness does not satisfy circuit.r1cs: constraint"), err.toString());
     }
+
+    @Test
+    void timingsPrintTheSplitOfTheRunOnOneLineAfterTheBackendChoice() throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int rc = Cli.run(new String[] {"prove", MUL3.resolve("circuit.zkey").toString(),
+                MUL3.resolve("witness.wtns").toString(), tmp.resolve("p.json").toString(),
+                tmp.resolve("q.json").toString(), "--timings", "--backend", "cpu"},
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
+
+        assertEquals(0, rc, err.toString());
+        java.util.List<String> lines = err.toString().lines().toList();
+        assertEquals(1, lines.size(), err.toString());
+        assertTrue(lines.getFirst().matches("timings: (process start to CLI \\d+ ms, )?CLI to command \\d+ ms, "
+                + "key read \\d+ ms, witness read \\d+ ms, backend \\d+ ms, proof \\d+ ms, files written \\d+ ms, "
+                + "command \\d+ ms"), lines.getFirst());
+        assertTrue(Files.readString(tmp.resolve("p.json")).contains("pi_a"));
+    }
 }

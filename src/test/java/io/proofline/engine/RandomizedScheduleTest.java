@@ -1,5 +1,7 @@
 package io.proofline.engine;
 
+import io.proofline.algebra.bn254.Bn254;
+import io.proofline.algebra.poly.TwiddleCache;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -10,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -207,7 +210,26 @@ class RandomizedScheduleTest {
             }
             Thread.sleep(0, work.input().bytes()[0] * 10_000);
         };
-        f.prover.onProveStart = (work, device) -> Thread.sleep(0, work.input().bytes()[1] * 10_000);
+        // The CPU prover's twiddle tables compete too: prove start takes one of three sizes (8, 16, 32 KiB, beside
+        // partitions of 11 KiB) from the engine's cache while it runs, as an NTT does; without room it gets none.
+        f.prover.onProveStart = (work, device) -> {
+            int log = 9 + work.input().bytes()[1] % 3;
+            Optional<TwiddleCache.Lease> table = TwiddleCache.current().acquire(Bn254.FR, log);
+            try {
+                Thread.sleep(0, work.input().bytes()[1] * 10_000);
+            } finally {
+                table.ifPresent(TwiddleCache.Lease::close);
+            }
+        };
+        java.util.concurrent.atomic.AtomicInteger tablesMade = new java.util.concurrent.atomic.AtomicInteger();
+        f.tracker.addListener((event, s) -> {
+            if (event.startsWith("NTT twiddle table") && event.endsWith("made")) {
+                tablesMade.incrementAndGet();
+            }
+            if (s.bytes(BufferClass.TWIDDLES) > s.budget().totalBytes() / 4) {
+                f.violations.add(event + ": twiddle tables hold " + s.bytes(BufferClass.TWIDDLES) + " B");
+            }
+        });
 
         List<JobId> submitted = new ArrayList<>();
         int refused = 0;
@@ -250,7 +272,11 @@ class RandomizedScheduleTest {
         assertTrue(f.engine.dispatcherHealth().alive());
         keys.failingEvictions.set(0);
         keys.evictUnused(Long.MAX_VALUE, List.of());
+        // cached twiddle tables hold their bytes until pressure or the engine's end, which gives them back
+        f.engine.close();
         f.assertAllReleased();
+        assertEquals(0, f.engine.snapshot().bytes(BufferClass.TWIDDLES));
+        assertTrue(submitted.isEmpty() || tablesMade.get() > 0, "prove starts were granted twiddle tables");
     }
 
     /**

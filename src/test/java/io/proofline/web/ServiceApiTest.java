@@ -294,7 +294,9 @@ class ServiceApiTest {
         assertThat(pipeline.json().get("snapshot").get("cells")).isNotEmpty();
         Api.Response info = anonymous.send(anonymous.request("/actuator/info").header("Authorization", basic));
         assertThat(info.json().get("backends").get("available").toString()).contains("cpu");
-        assertThat(anonymous.get("/v3/api-docs").body()).contains("/api/v1/jobs").contains("/api/v1/pipeline/stream");
+        assertThat(anonymous.get("/v3/api-docs").body()).contains("/api/v1/jobs").contains("/api/v1/pipeline/stream")
+                .as("both submission bodies are described though the controller reads them itself")
+                .contains("JobSubmission").contains("MultipartJobSubmission");
         JsonNode snapshot = api.get("/api/v1/pipeline").json();
         assertThat(snapshot.get("budget").get("totalBytes").asLong()).isEqualTo(1L << 30);
         var http = java.net.http.HttpClient.newHttpClient();

@@ -6,6 +6,8 @@ import io.proofline.algebra.field.PrimeField;
 import io.proofline.algebra.field.QuadraticField;
 
 import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.Map;
 
 /**
  * Pippenger buckets kept in <b>affine</b> form and filled by batches of affine additions that share one field
@@ -29,7 +31,9 @@ import java.util.Arrays;
  * BLS12-381, G1 and G2) and the Vector API is resolved, a batch's multiplications run on SIMD lanes
  * ({@link LaneSlopes}, {@link LaneSlopes2}); a JVM started without
  * {@code --add-modules jdk.incubator.vector} keeps them scalar. Both give identical buckets.
- * Not thread-safe: one per MSM task. Allocates its arrays once; nothing per addition.
+ * Not thread-safe: one per MSM task at a time. Allocates its arrays once; nothing per addition; and an MSM task
+ * takes the one its thread kept from its last task of the same shape ({@link #forThisThread}), so a proof's dozens of
+ * window tasks allocate no bucket sets once each thread has one.
  */
 final class BatchAffineBuckets {
 
@@ -52,6 +56,8 @@ final class BatchAffineBuckets {
     private final boolean[] filled;
     /** XYZZ overflow accumulators, 4w longs each, allocated at the first collision that finds the deferred list full. */
     private long[] overflow;
+    /** The overflow accumulators' array, kept across {@link #reset} (cleared when a collision needs it again). */
+    private long[] overflowStore;
     /** The batch number that last scheduled an addition to each bucket. */
     private final int[] busy;
     private int generation = 1;
@@ -74,6 +80,49 @@ final class BatchAffineBuckets {
     /** The lane path and its numerators (w each), or null where batches stay scalar. */
     private final BatchSlopes lanes;
     private final long[] num;
+    /** {@link #segmentedSum}'s accumulator, made at its first use and reused. */
+    private BatchAffineBuckets reduction;
+
+    /**
+     * The bucket sets threads keep between MSM tasks, one per curve group (the last shape used): at most one set
+     * of each group per MSM thread stays on the heap, instead of one new set per window task per MSM.
+     */
+    private static final ThreadLocal<Map<CurveGroup, BatchAffineBuckets>> PER_THREAD =
+            ThreadLocal.withInitial(() -> new IdentityHashMap<>(4));
+
+    /**
+     * An empty bucket set of {@code buckets} and {@code capacity} for {@code group} on this thread, with its own
+     * {@link CurveOps}: the thread's last one of that group when it has this shape, else a new one that replaces it.
+     */
+    static BatchAffineBuckets forThisThread(CurveGroup group, int buckets, int capacity, boolean lanesAllowed) {
+        Map<CurveGroup, BatchAffineBuckets> kept = PER_THREAD.get();
+        BatchAffineBuckets b = kept.get(group);
+        if (b == null || b.buckets != buckets || b.capacity != capacity || b.lanesAllowed != lanesAllowed) {
+            b = new BatchAffineBuckets(group.newOps(), buckets, capacity, lanesAllowed);
+            kept.put(group, b);
+        } else {
+            b.reset();
+        }
+        return b;
+    }
+
+    /** The curve arithmetic (and its scratch) this bucket set adds with. */
+    CurveOps ops() {
+        return ops;
+    }
+
+    /** Whether batches may run on lanes (as constructed). */
+    private final boolean lanesAllowed;
+
+    /** Back to empty buckets and an empty batch, as constructed. */
+    void reset() {
+        Arrays.fill(filled, false);
+        Arrays.fill(busy, 0);
+        generation = 1;
+        count = 0;
+        deferredCount = 0;
+        overflow = null;
+    }
 
     /**
      * @param buckets   number of buckets (2^(c−1) for signed c-bit digits)
@@ -87,6 +136,7 @@ final class BatchAffineBuckets {
     /** As above; {@code lanesAllowed} false keeps every batch scalar (tests compare the two paths). */
     BatchAffineBuckets(CurveOps ops, int buckets, int capacity, boolean lanesAllowed) {
         this.ops = ops;
+        this.lanesAllowed = lanesAllowed;
         this.f = ops.field();
         this.w = f.width();
         this.buckets = buckets;
@@ -140,7 +190,12 @@ final class BatchAffineBuckets {
                 return;
             }
             if (overflow == null) {
-                overflow = new long[buckets * 4 * w];
+                if (overflowStore == null) {
+                    overflowStore = new long[buckets * 4 * w];
+                } else {
+                    Arrays.fill(overflowStore, 0);
+                }
+                overflow = overflowStore;
             }
             copyPoint(p, po, negate, negated, 0);
             ops.addAffineToXyzz(overflow, b * 4 * w, negated, 0, overflow, b * 4 * w);
@@ -342,7 +397,12 @@ final class BatchAffineBuckets {
             throw new IllegalStateException("segmented sum needs no overflow and whole segments of 2^k buckets");
         }
         // targets 0..segments-1: T_s, segments..2·segments-1: W_s; each round adds to distinct targets, no collisions
-        BatchAffineBuckets acc = new BatchAffineBuckets(ops, 2 * segments, segments);
+        if (reduction == null || reduction.buckets != 2 * segments) {
+            reduction = new BatchAffineBuckets(ops, 2 * segments, segments, lanes != null);
+        } else {
+            reduction.reset();
+        }
+        BatchAffineBuckets acc = reduction;
         for (int j = len - 1; j >= 0; j--) {
             for (int seg = 0; seg < segments; seg++) {
                 int b = seg * len + j;

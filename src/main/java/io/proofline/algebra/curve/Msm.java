@@ -255,13 +255,13 @@ public final class Msm {
 
         /** Window {@code j}'s bucket sum Σ d·(Σ points with digit d) over points [from, to), as XYZZ. */
         long[] window(int j, int c, int from, int to) {
-            CurveOps ops = g.newOps();
-            var f = ops.field();
             int w = g.fieldWidth();
             int xyzz = 4 * w;
             int buckets = 1 << (c - 1);
             BatchAffineBuckets batch = buckets >= BATCH_AFFINE_MIN_BUCKETS
-                    ? new BatchAffineBuckets(ops, buckets, batchCapacity(buckets), vectorLanes) : null;
+                    ? BatchAffineBuckets.forThisThread(g, buckets, batchCapacity(buckets), vectorLanes) : null;
+            CurveOps ops = batch != null ? batch.ops() : g.newOps();
+            var f = ops.field();
             long[] bucket = batch == null ? new long[buckets * xyzz] : null;
             long[] point = new long[2 * w];
             int start = j * c - 1;             // the bit below the window carries the Booth borrow

@@ -1,5 +1,6 @@
 package io.proofline.engine.internal;
 
+import io.proofline.algebra.poly.TwiddleCache;
 import io.proofline.engine.BufferTracker;
 import io.proofline.engine.EngineConfig;
 import io.proofline.engine.JobId;
@@ -64,6 +65,8 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
     private final DispatcherSupervisor dispatcherSupervisor;
     private final KeyResidency keys;
     private final ProvingStage<S, P> proving;
+    /** The CPU prover's NTT twiddle tables, charged to this engine's budget. */
+    private final TwiddleCache twiddles;
     private final ExecutorService synthesisPool;
     private final ExecutorService provingPool;
     private final ExecutorService finalizerPool;
@@ -94,9 +97,10 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
                 lifecycle, tracker);
         FinalizeStage<S, P> finalize = new FinalizeStage<>(prover, this.devices, finalizerPool, lifecycle, tracker);
         this.keys = Objects.requireNonNull(keys, "keys");
+        this.twiddles = BudgetedTwiddles.cache(budget, tracker);
         this.proving = new ProvingStage<>(prover, handoff, this.devices, finalize, lifecycle, tracker,
-                baseline ? null : budget, keys, config.admissionWait());
-        this.dispatcher = new Dispatcher<>(queue, budget, keys, config.policy(), config.admissionWait(),
+                baseline ? null : budget, keys, config.admissionWait(), twiddles);
+        this.dispatcher = new Dispatcher<>(queue, budget, keys, twiddles, config.policy(), config.admissionWait(),
                 synthesisSlots, synthesis, lifecycle);
         tracker.attach(budget, this.devices::figures, this::queueDepths);
         config.memoryPlan().ifPresent(tracker::useMemoryPlan);
@@ -218,6 +222,7 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
         overran.forEach(lifecycle::cancelJob);
         lifecycle.awaitUntil(() -> counts.inFlight() == 0, System.nanoTime() + CANCELLATION_SETTLE.toNanos());
         stopThreads();
+        twiddles.close();
         shutdownReport = new ShutdownReport(leftQueued.stream().map(JobRun::id).toList(),
                 overran.stream().map(JobRun::id).toList(), overran.isEmpty());
         tracker.event("engine shut down");

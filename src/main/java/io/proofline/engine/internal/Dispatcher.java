@@ -1,5 +1,6 @@
 package io.proofline.engine.internal;
 
+import io.proofline.algebra.poly.TwiddleCache;
 import io.proofline.engine.AdmissionTimeoutException;
 import io.proofline.engine.JobFailure;
 import io.proofline.engine.KeyAdmission;
@@ -16,15 +17,17 @@ import java.util.concurrent.Semaphore;
 /**
  * The single thread that takes work in priority order. For the partition at the head of the queue it takes a
  * synthesis slot and, in one step, the partition's whole reservation (BUDGETED; nothing under BASELINE) plus its
- * circuit's key if that is not resident ({@link KeyResidency}); when they do not fit it evicts unused keys, lowest
- * priority first and only as many bytes as the head lacks, then waits for memory to come back. Only then does the
+ * circuit's key if that is not resident ({@link KeyResidency}); when they do not fit it evicts the CPU prover's
+ * twiddle tables in no use ({@link TwiddleCache}), then unused keys, lowest priority first, only as many bytes as the
+ * head lacks, then waits for memory to come back. Only then does the
  * partition leave the queue. While it waits it re-checks the head, so a higher-priority job that arrives meanwhile
  * goes first; a head that waits longer than {@code admissionWait} ends its job with an
  * {@link AdmissionTimeoutException} (the service runs it again later) so that the queue behind it moves.
  *
  * <p>Why this cannot deadlock: a key is held only by admitted partitions, which make progress and give their
  * memory back, and every key in no use can be evicted; the submit check guarantees a partition and its key fit
- * the whole budget together.
+ * the whole budget together. Twiddle tables are never waited for: a transform that gets none computes its
+ * twiddles as it goes.
  */
 final class Dispatcher<S, P> {
 
@@ -34,6 +37,7 @@ final class Dispatcher<S, P> {
     private final WorkQueue<PartitionRun<S, P>> queue;
     private final MemoryBudget budget;
     private final KeyResidency keys;
+    private final TwiddleCache twiddles;
     private final PipelinePolicy policy;
     private final Duration admissionWait;
     private final Semaphore synthesisSlots;
@@ -41,12 +45,14 @@ final class Dispatcher<S, P> {
     private final Lifecycle<S, P> lifecycle;
     private volatile boolean stopped;
 
-    Dispatcher(WorkQueue<PartitionRun<S, P>> queue, MemoryBudget budget, KeyResidency keys, PipelinePolicy policy,
+    Dispatcher(WorkQueue<PartitionRun<S, P>> queue, MemoryBudget budget, KeyResidency keys, TwiddleCache twiddles,
+               PipelinePolicy policy,
                Duration admissionWait, Semaphore synthesisSlots, SynthesisStage<S, P> synthesis,
                Lifecycle<S, P> lifecycle) {
         this.queue = queue;
         this.budget = budget;
         this.keys = keys;
+        this.twiddles = twiddles;
         this.policy = policy;
         this.admissionWait = admissionWait;
         this.synthesisSlots = synthesisSlots;
@@ -116,7 +122,8 @@ final class Dispatcher<S, P> {
                 return now.get();
             }
             long lacking = bytes + keys.missingBytes(circuit) - budget.available();
-            if (lacking > 0 && keys.evictUnused(lacking, queuedCircuits()) > 0) {
+            // twiddle tables first (a transform without one only computes its twiddles), then unused keys
+            if (lacking > 0 && (twiddles.evictUnused(lacking) > 0 || keys.evictUnused(lacking, queuedCircuits()) > 0)) {
                 continue;
             }
             budget.awaitRelease(seen, HEAD_RECHECK);

@@ -1,5 +1,6 @@
 package io.proofline.engine.internal;
 
+import io.proofline.algebra.poly.TwiddleCache;
 import io.proofline.engine.AdmissionTimeoutException;
 import io.proofline.engine.BufferTracker;
 import io.proofline.engine.DeviceCapacityException;
@@ -39,11 +40,13 @@ final class ProvingStage<S, P> {
     private final MemoryBudget budget;
     private final KeyResidency keys;
     private final Duration admissionWait;
+    /** Bound for prove start: the CPU backend's transforms take their twiddle tables from it. */
+    private final TwiddleCache twiddles;
     private volatile boolean stopped;
 
     ProvingStage(PartitionProver<S, P> prover, Handoff<PartitionRun<S, P>> handoff, DevicePool devices,
                  FinalizeStage<S, P> finalizers, Lifecycle<S, P> lifecycle, BufferTracker tracker,
-                 MemoryBudget budget, KeyResidency keys, Duration admissionWait) {
+                 MemoryBudget budget, KeyResidency keys, Duration admissionWait, TwiddleCache twiddles) {
         this.prover = prover;
         this.handoff = handoff;
         this.devices = devices;
@@ -53,6 +56,7 @@ final class ProvingStage<S, P> {
         this.budget = budget;
         this.keys = keys;
         this.admissionWait = admissionWait;
+        this.twiddles = twiddles;
     }
 
     void start(ExecutorService pool) {
@@ -121,7 +125,8 @@ final class ProvingStage<S, P> {
                 if (partition.cancelRequested()) {
                     throw new InterruptedException(partition + " was cancelled before prove start");
                 }
-                P pending = prover.proveStart(device, partition.synthesized(), partition.buffers());
+                P pending = ScopedValue.where(TwiddleCache.CURRENT, twiddles)
+                        .call(() -> prover.proveStart(device, partition.synthesized(), partition.buffers()));
                 lease.succeeded();
                 partition.pending(pending, device);
                 return true;
@@ -157,7 +162,10 @@ final class ProvingStage<S, P> {
         }
         Optional<Reservation> now = budget.tryAcquire(late);
         if (now.isEmpty()) {
-            keys.evictUnused(late - budget.available(), List.of());
+            long lacking = late - budget.available();
+            if (twiddles.evictUnused(lacking) < lacking) {
+                keys.evictUnused(late - budget.available(), List.of());
+            }
         }
         // bounded like the dispatcher's wait: past it the job ends retryably instead of holding its device lease
         Reservation reservation = now.isPresent() ? now.get() : budget.acquire(late, admissionWait)

@@ -19,7 +19,7 @@ public record BufferTable(List<Stage> stages, List<Row> rows, long totalBytes) {
     /** The row order of DESIGN §1's lesson: the a/b/c vectors are what piles up. */
     public static final List<BufferClass> ROW_ORDER = List.of(BufferClass.ABC, BufferClass.WITNESS,
             BufferClass.PENDING, BufferClass.KEY_HOST, BufferClass.KEY_DEVICE, BufferClass.SCRATCH_DEVICE,
-            BufferClass.INPUT);
+            BufferClass.TWIDDLES, BufferClass.INPUT);
 
     public record Row(BufferClass bufferClass, String label, List<Cell> cells, long count, long bytes) {
     }
@@ -80,6 +80,7 @@ public record BufferTable(List<Stage> stages, List<Row> rows, long totalBytes) {
             case KEY_HOST -> "key (host)";
             case KEY_DEVICE -> "key (GPU)";
             case SCRATCH_DEVICE -> "GPU scratch";
+            case TWIDDLES -> "NTT twiddles";
             case INPUT -> "input";
         };
     }

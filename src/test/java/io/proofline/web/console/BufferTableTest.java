@@ -14,7 +14,8 @@ class BufferTableTest {
         BufferTable table = BufferTable.of(new FakeConsoleBackend().snapshot());
         assertThat(table.rows()).extracting(BufferTable.Row::bufferClass).containsExactly(BufferClass.ABC,
                 BufferClass.WITNESS, BufferClass.PENDING, BufferClass.KEY_HOST, BufferClass.KEY_DEVICE,
-                BufferClass.SCRATCH_DEVICE, BufferClass.INPUT);
+                BufferClass.SCRATCH_DEVICE, BufferClass.TWIDDLES, BufferClass.INPUT);
+        assertThat(table.rows()).as("every class has a row").hasSize(BufferClass.values().length);
         assertThat(table.stages()).containsExactly(Stage.values());
         BufferTable.Row abc = table.rows().getFirst();
         assertThat(abc.count()).isEqualTo(87);
