@@ -160,7 +160,7 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
             throw new IllegalArgumentException("a/b/c vectors of " + abc.domainSize() + " elements for a domain of "
                     + key.domainSize());
         }
-        return start(key, witness, abc);
+        return start(key, witness, abc, false);
     }
 
     /** Whether {@link GpuConfig#abc()} places a/b/c on the device (the default). */
@@ -175,7 +175,7 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         if (!abcOnDevice()) {
             throw new UnsupportedOperationException(label + ": a/b/c are configured on the host (abc: host)");
         }
-        return start(key, witness, null);
+        return start(key, witness, null, false);
     }
 
     /**
@@ -183,9 +183,9 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
      * about the device ({@link CudaFaults}): out of memory and a key over the key budget are capacity, not faults
      * ({@link BackendCapacityException}); a sticky error closes the worker at once (releasing the broken context as
      * far as the driver lets) and is a {@link StickyFaultException}; a device that cannot be opened is a
-     * {@link DeviceOpenException}.
+     * {@link DeviceOpenException}. {@code alone}: both streams' work on one stream ({@link #proveStartAlone}).
      */
-    private PendingProof start(ProvingKey key, Witness witness, Synthesized abc) {
+    private PendingProof start(ProvingKey key, Witness witness, Synthesized abc, boolean alone) {
         Synthesis.checkShape(key, witness);
         try {
             proving.lockInterruptibly();
@@ -201,7 +201,7 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
             GpuProverWorker w = openedWorker();
             boolean broken = false;
             try {
-                return w.proveStart(key, witness, abc);
+                return w.proveStart(key, witness, abc, alone);
             } catch (CudaException e) {
                 if (CudaFaults.outOfMemory(e)) {
                     throw new BackendCapacityException(label + ": " + e.getMessage(), e, true);
@@ -294,9 +294,19 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         return ProofAssembly.assemble(pending, sumB2);
     }
 
-    /** Host-clock milliseconds of the last prove start's steps (uploads, H, each MSM); empty before the first. */
-    public synchronized java.util.Map<String, Double> lastStageMillis() {
-        return worker == null ? java.util.Map.of() : worker.lastStages();
+    /** The last prove start's steps, host and device ({@link ProveStartSteps}); {@link ProveStartSteps#NONE} before the first. */
+    public synchronized ProveStartSteps lastProveStartSteps() {
+        return worker == null ? ProveStartSteps.NONE : worker.lastSteps();
+    }
+
+    /**
+     * A diagnostic for benchmarks: one prove start with stream h's work queued after stream w's on one stream, so that
+     * each step runs alone and its span in the returned steps is its own device time ({@link ProveStartSteps}).
+     * {@code abc} null: evaluated on the device. Slower than {@link #proveStart}: never for proofs that are served.
+     */
+    public ProveStartSteps proveStartAlone(ProvingKey key, Witness witness, Synthesized abc) {
+        start(key, witness, abc, true);
+        return lastProveStartSteps();
     }
 
     /** Device bytes held by resident keys, and by working buffers; {0, 0} before the device was opened. */

@@ -98,6 +98,26 @@ class LauncherTest {
     }
 
     @Test
+    void theBuildsExtractedJarIsPreferredUnlessTheExecutableJarIsNewer(@TempDir Path dir) throws Exception {
+        Path launcher = Files.createDirectories(dir.resolve("bin")).resolve("proofline");
+        Files.copy(LAUNCHER, launcher);
+        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path target = Files.createDirectories(dir.resolve("target").resolve("app")).getParent();
+        Path executable = Files.writeString(target.resolve("proofline.jar"), "stand-in");
+        Path extracted = Files.writeString(target.resolve("app").resolve("proofline.jar"), "stand-in");
+        Map<String, String> env = Map.of("JAVA_HOME", fakeJava(dir).toString());
+        Files.setLastModifiedTime(executable, java.nio.file.attribute.FileTime.fromMillis(1_000_000_000_000L));
+        Files.setLastModifiedTime(extracted, java.nio.file.attribute.FileTime.fromMillis(1_000_000_060_000L));
+
+        assertThat(launch(launcher, env, "verify").output()).contains("-jar " + dir.toRealPath()
+                + "/bin/../target/app/proofline.jar verify");
+
+        Files.setLastModifiedTime(executable, java.nio.file.attribute.FileTime.fromMillis(1_000_000_120_000L));
+        assertThat(launch(launcher, env, "verify").output()).contains("-jar " + dir.toRealPath()
+                + "/bin/../target/proofline.jar verify");
+    }
+
+    @Test
     void javaOptionsReplaceTheHeapRule(@TempDir Path dir) throws Exception {
         Path jar = Files.writeString(dir.resolve("proofline.jar"), "stand-in");
         Run run = launch(Map.of("JAVA_HOME", fakeJava(dir).toString(), "PROOFLINE_JAR", jar.toString(),
@@ -124,7 +144,12 @@ class LauncherTest {
     }
 
     private static Run launch(Map<String, String> env, String... args) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(concat(LAUNCHER.toString(), args)).redirectErrorStream(true);
+        return launch(LAUNCHER, env, args);
+    }
+
+    private static Run launch(Path launcher, Map<String, String> env, String... args)
+            throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(concat(launcher.toString(), args)).redirectErrorStream(true);
         builder.environment().remove("JAVA_TOOL_OPTIONS");
         builder.environment().remove("PROOFLINE_MEMORY_LIMIT");
         builder.environment().remove("PROOFLINE_JAVA_OPTS");

@@ -5,12 +5,12 @@ import io.proofline.algebra.field.QuadraticField;
 
 /**
  * {@link LaneSlopes} for 𝔽q² = 𝔽q[u]/(u² + 1) (the G2 MSM, issues #3, #22): each coefficient in its own lane arrays,
- * one 𝔽q² product per lane. Where the kernel's lane form leaves room for sums of two values as operands
- * ({@link LaneMontgomery#sumsAreOperands}: BLS12-381) by Karatsuba, three lane products, a0b0 − a1b1 and
- * (a0 + a1)(b0 + b1) − (a0b0 + a1b1); otherwise (BN254, whose lane form has too little headroom for the sums) by four,
- * (a0b0 − a1b1) + (a0b1 + a1b0)u, with {@link LaneMontgomery#subGroup} and {@link LaneMontgomery#addGroup}. Every lane
- * value stays in lane form (see {@link LaneMontgomery#subGroup} for the bounds). The LANES chain totals are inverted on
- * the scalar side with one 𝔽q² inversion.
+ * one 𝔽q² product per lane as four lane products, (a0b0 − a1b1) + (a0b1 + a1b0)u, with
+ * {@link LaneMontgomery#subGroup} and {@link LaneMontgomery#addGroup}. Not Karatsuba: BN254's lane form has no room
+ * for the sums a0 + a1 as operands, and on BLS12-381, where it has, three products and five lane additions measured
+ * slower than four products and two (docs/lab/benchmarks-history.md). Every lane value stays in lane form (see
+ * {@link LaneMontgomery#subGroup} for the bounds). The LANES chain totals are inverted on the scalar side with one
+ * 𝔽q² inversion.
  *
  * <p>Not thread-safe; one per thread through {@link #forThisThread}, for the same reason as {@link LaneSlopes}.
  */
@@ -22,8 +22,6 @@ final class LaneSlopes2 implements BatchSlopes {
     private final LaneMontgomery lanes;
     /** 𝔽q² elements are c0 then c1, {@code words} longs each. */
     private final int words, width;
-    /** Three lane products per 𝔽q² product instead of four. */
-    private final boolean karatsuba;
     private final int stride;
     private final long[] den0, den1, prefix0, prefix1, num0, num1;
     /** Four products of one 𝔽q² multiplication, at lane indices 0, LANES, 2·LANES, 3·LANES. */
@@ -49,7 +47,6 @@ final class LaneSlopes2 implements BatchSlopes {
         this.lanes = LaneMontgomery.of(f.base());
         this.words = f.base().limbs();
         this.width = 2 * words;
-        this.karatsuba = lanes.sumsAreOperands();
         this.stride = Math.max((capacity + LANES - 1) / LANES * LANES + LANES, 4 * LANES);
         int limbs = lanes.limbs();
         this.den0 = new long[limbs * stride];
@@ -69,18 +66,6 @@ final class LaneSlopes2 implements BatchSlopes {
 
     /** (r0, r1)[re] = (a0, a1)[ae]·(b0, b1)[be] for one vector; r may be a or b (products are formed first). */
     private void mul(long[] a0, long[] a1, int ae, long[] b0, long[] b1, int be, long[] r0, long[] r1, int re) {
-        if (karatsuba) {
-            int p00 = 0, p11 = LANES, mid = 2 * LANES, sum = 3 * LANES;
-            lanes.mulGroup(a0, ae, b0, be, products, p00, stride);
-            lanes.mulGroup(a1, ae, b1, be, products, p11, stride);
-            lanes.addGroup(a0, ae, a1, ae, products, mid, stride);
-            lanes.addGroup(b0, be, b1, be, products, sum, stride);
-            lanes.mulGroup(products, mid, products, sum, products, mid, stride);   // (a0 + a1)(b0 + b1)
-            lanes.addGroup(products, p00, products, p11, products, sum, stride);   // a0b0 + a1b1
-            lanes.subGroup(products, mid, products, sum, r1, re, stride);          // a0b1 + a1b0
-            lanes.subGroup(products, p00, products, p11, r0, re, stride);          // a0b0 − a1b1 (u² = −1)
-            return;
-        }
         int p00 = 0, p11 = LANES, p01 = 2 * LANES, p10 = 3 * LANES;
         lanes.mulGroup(a0, ae, b0, be, products, p00, stride);
         lanes.mulGroup(a1, ae, b1, be, products, p11, stride);

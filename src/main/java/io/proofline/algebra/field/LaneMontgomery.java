@@ -40,14 +40,10 @@ public abstract sealed class LaneMontgomery permits LaneMontgomery254, LaneMontg
     protected final long[] p, twoP;
     /** p and 2p in 29-bit limbs. */
     protected final long[] p29, twoP29;
-    /**
-     * K·p in 29-bit limbs, the offset of {@link #subGroup}: the smallest multiple of p at least every subtrahend
-     * the callers form (a product, or where {@link #sumsAreOperands} the sum of two products).
-     */
+    /** K·p in 29-bit limbs, the offset of {@link #subGroup}: the smallest multiple of p above every product. */
     protected final long[] subOffsetP29;
     /** −p⁻¹ mod 2^29. */
     protected final long pInv29;
-    private final boolean sumsAreOperands;
 
     /**
      * The kernel for {@code field}.
@@ -87,19 +83,13 @@ public abstract sealed class LaneMontgomery permits LaneMontgomery254, LaneMontg
         this.p29 = split29(m, limbs);
         this.twoP29 = split29(m.shiftLeft(1), limbs);
         this.pInv29 = field.montgomeryInverse() & LIMB_MASK;
-        // mulGroup on inputs below B = 2^boundBits returns values below B²/R' + p; on inputs below 2B (a sum of two
-        // lane-form values) below 4B²/R' + p, which must stay below B for such a sum to be an operand (Karatsuba).
+        // mulGroup on inputs below B = 2^boundBits returns values below B²/R' + p; a − b + K·p with K·p above that
+        // bound is non-negative for b a product, and stays below B for a a product
         BigInteger bound = BigInteger.ONE.shiftLeft(boundBits);
         int rBits = LIMB_BITS * limbs;
         BigInteger product = BigInteger.ONE.shiftLeft(2 * boundBits - rBits).add(m);
-        BigInteger sumProduct = BigInteger.ONE.shiftLeft(2 * boundBits + 2 - rBits).add(m);
-        this.sumsAreOperands = sumProduct.compareTo(bound) < 0 && boundBits + 1 <= rBits;
-        BigInteger subtrahend = sumsAreOperands ? product.shiftLeft(1) : product;
-        BigInteger multiple = subtrahend.add(m).subtract(BigInteger.ONE).divide(m);
-        BigInteger offset = multiple.multiply(m);
-        // a − b + K·p stays an operand for a the largest result subGroup is given: a Karatsuba middle product, or a product
-        BigInteger largestMinuend = sumsAreOperands ? sumProduct : product;
-        if (product.compareTo(bound) >= 0 || largestMinuend.add(offset).compareTo(bound) >= 0
+        BigInteger offset = product.add(m).subtract(BigInteger.ONE).divide(m).multiply(m);
+        if (product.add(offset).compareTo(bound) >= 0
                 || BigInteger.ONE.shiftLeft(rBits - 64 * words).multiply(m).compareTo(bound) > 0) {
             throw new IllegalArgumentException(field.name() + ": lane-form bound 2^" + boundBits + " does not hold");
         }
@@ -135,15 +125,6 @@ public abstract sealed class LaneMontgomery permits LaneMontgomery254, LaneMontg
     /** Lane-form values are below 2^boundBits. */
     public int boundBits() {
         return boundBits;
-    }
-
-    /**
-     * Whether the sum of two lane-form values ({@link #addGroup}) is itself a valid {@link #mulGroup} operand, and
-     * {@link #subGroup} takes a sum of two products as subtrahend: what Karatsuba needs. True for the 381-bit shape,
-     * whose lane form has 25 bits of headroom over p; the 254-bit one has 5, too few.
-     */
-    public boolean sumsAreOperands() {
-        return sumsAreOperands;
     }
 
     /**
@@ -209,12 +190,12 @@ public abstract sealed class LaneMontgomery permits LaneMontgomery254, LaneMontg
      */
     public abstract void fromPlainLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff);
 
-    /** r = a + b for one vector of lane-form values (normalised limbs); the caller keeps the sum an operand. */
+    /** r = a + b for one vector of lane-form values (normalised limbs); the caller keeps the sum below the bound. */
     public abstract void addGroup(long[] a, int ae, long[] b, int be, long[] r, int re, int stride);
 
     /**
-     * r = a − b + K·p for one vector of lane-form values: ≡ a − b, non-negative for b a {@link #mulGroup} result (or,
-     * where {@link #sumsAreOperands}, the sum of two), and a lane-form value when a is such a result too.
+     * r = a − b + K·p for one vector of lane-form values: ≡ a − b, non-negative for b a {@link #mulGroup} result, and
+     * a lane-form value when a is such a result too.
      */
     public abstract void subGroup(long[] a, int ae, long[] b, int be, long[] r, int re, int stride);
 

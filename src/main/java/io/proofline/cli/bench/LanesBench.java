@@ -7,6 +7,7 @@ import io.proofline.algebra.curve.CurveOps;
 import io.proofline.algebra.curve.Msm;
 import io.proofline.algebra.field.LaneMontgomery;
 import io.proofline.algebra.field.PrimeField;
+import io.proofline.algebra.field.QuadraticField;
 import io.proofline.cli.UsageException;
 
 import java.io.PrintStream;
@@ -23,6 +24,7 @@ import java.util.function.LongSupplier;
  *   <li>𝔽q multiplication throughput on a batch of independent products: the scalar 64-bit-limb Montgomery
  *       multiplication ({@link PrimeField#mul}) against the lane kernel, plus the cost of converting to and from
  *       lane form;
+ *   <li>𝔽q² multiplication, scalar ({@link QuadraticField#mul}) against lanes as {@code LaneSlopes2} forms it;
  *   <li>the G1 and G2 MSMs of 2^K random points and uniform scalars ({@link Msm#compute(CurveGroup, long[], long[],
  *       boolean)}, all cores) with the batch-affine additions on lanes and on the scalar path, alternating.
  * </ul>
@@ -75,6 +77,7 @@ final class LanesBench implements BenchSuite {
                 new CurveGroup[] {Bls12381Curves.G1, Bls12381Curves.G2})) {
             String curve = groups[0].name().substring(0, groups[0].name().indexOf('.'));
             fieldMul(curve, groups[0].baseField(), batch, runs, out);
+            quadraticMul(curve, groups[0].baseField(), batch, runs, out);
             for (CurveGroup g : groups) {
                 double[] ms = msm(g, 1 << msmLog, runs);
                 out.printf("| %s | %s MSM 2^%d, ms | %.1f | %.1f | %.2f× |%n", curve, g.name().substring(curve.length() + 1),
@@ -163,6 +166,68 @@ final class LanesBench implements BenchSuite {
                 lanes, scalar / lanes);
         out.printf("| %s | to / from / from plain lane form, ns per element | - | %.2f / %.2f / %.2f | - |%n", curve,
                 toLanes, fromLanes, fromPlain);
+    }
+
+    /**
+     * ns per 𝔽q² product: the scalar {@link QuadraticField#mul} (Karatsuba, lazy reduction) against lanes as
+     * {@code LaneSlopes2} forms it, c0 = a0b0 − a1b1 and c1 = a0b1 + a1b0 from four lane products; the two must agree.
+     */
+    private static void quadraticMul(String curve, PrimeField f, int batch, int runs, PrintStream out) {
+        LaneMontgomery lm = LaneMontgomery.of(f);
+        QuadraticField qf = new QuadraticField(f);
+        int w = f.limbs();
+        int width = 2 * w;
+        int n = batch;
+        int l = LaneMontgomery.LANES;
+        SplittableRandom rnd = new SplittableRandom(13);
+        long[] x = new long[width * n];
+        long[] y = new long[width * n];
+        for (int i = 0; i < 2 * n; i++) {
+            System.arraycopy(f.random(rnd), 0, x, w * i, w);
+            System.arraycopy(f.random(rnd), 0, y, w * i, w);
+        }
+        long[] expect = new long[width * n];
+        int reps = (int) Math.max(1, PRODUCTS_PER_RUN / (w * w) / n);   // about 4 products of 4-word cost per run
+        double perProduct = (double) reps * n;
+        double scalar = median(runs, () -> {
+            long t0 = System.nanoTime();
+            for (int k = 0; k < reps; k++) {
+                for (int i = 0; i < n; i++) {
+                    qf.mul(x, width * i, y, width * i, expect, width * i);
+                }
+            }
+            return System.nanoTime() - t0;
+        }) / perProduct;
+        long[] a0 = new long[lm.limbs() * n], a1 = new long[lm.limbs() * n];
+        long[] b0 = new long[lm.limbs() * n], b1 = new long[lm.limbs() * n];
+        lm.toLanes(x, 0, width, n, a0, n, 0);
+        lm.toLanes(x, w, width, n, a1, n, 0);
+        lm.toLanes(y, 0, width, n, b0, n, 0);
+        lm.toLanes(y, w, width, n, b1, n, 0);
+        long[] p = new long[lm.limbs() * n];    // the four products, at lane indices 0, l, 2l, 3l
+        long[] c0 = new long[lm.limbs() * n], c1 = new long[lm.limbs() * n];
+        double lanes = median(runs, () -> {
+            long t0 = System.nanoTime();
+            for (int k = 0; k < reps; k++) {
+                for (int e = 0; e < n; e += l) {
+                    lm.mulGroup(a0, e, b0, e, p, 0, n);
+                    lm.mulGroup(a1, e, b1, e, p, l, n);
+                    lm.mulGroup(a0, e, b1, e, p, 2 * l, n);
+                    lm.mulGroup(a1, e, b0, e, p, 3 * l, n);
+                    lm.subGroup(p, 0, p, l, c0, e, n);
+                    lm.addGroup(p, 2 * l, p, 3 * l, c1, e, n);
+                }
+            }
+            return System.nanoTime() - t0;
+        }) / perProduct;
+        long[] got = new long[width * n];
+        lm.fromLanes(c0, n, 0, n, got, 0, width);
+        lm.fromLanes(c1, n, 0, n, got, w, width);
+        if (!Arrays.equals(expect, got)) {
+            throw new IllegalStateException("bench lanes: " + curve + " Fq2 products on lanes differ from the scalar ones");
+        }
+        out.printf("| %s | Fq2 mul, ns (scalar Karatsuba; lanes 4 products) | %.2f | %.2f | %.2f× |%n", curve, scalar,
+                lanes, scalar / lanes);
     }
 
     /** {scalar ms, lanes ms} per MSM of n distinct points (a random walk) and uniform scalars, the two alternating. */

@@ -10,6 +10,7 @@ import static io.proofline.gpu.internal.CudaException.check;
 import static jcuda.driver.JCudaDriver.cuMemAlloc;
 import static jcuda.driver.JCudaDriver.cuMemFree;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
+import static jcuda.driver.JCudaDriver.cuMemcpyDtoHAsync;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoDAsync;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoDAsync;
@@ -118,6 +119,19 @@ public final class DeviceBuffer implements AutoCloseable {
     public void download(int[] dst) {
         checkRange(0, 4L * dst.length);
         check(cuMemcpyDtoH(Pointer.to(dst), pointer, 4L * dst.length), "cuMemcpyDtoH");
+    }
+
+    /**
+     * Queues the copy of this buffer's first {@code byteCount} bytes into {@code dst} on {@code stream}: unlike the
+     * synchronous downloads (on the legacy default stream, which waits for every blocking stream), it waits only for
+     * the work queued on {@code stream} before it.
+     */
+    public void downloadAsync(PinnedHostBuffer dst, long byteCount, GpuStream stream) {
+        checkRange(0, byteCount);
+        if (byteCount > dst.bytes()) {
+            throw new IllegalArgumentException(byteCount + " bytes into a pinned buffer of " + dst.bytes());
+        }
+        check(cuMemcpyDtoHAsync(dst.pointer(), pointer, byteCount, stream.handle()), "cuMemcpyDtoHAsync");
     }
 
     /** Downloads {@code count} longs starting {@code offsetBytes} into the buffer. */

@@ -2,10 +2,12 @@ package io.proofline.gpu.internal;
 
 import jcuda.driver.CUevent;
 import jcuda.driver.CUevent_flags;
+import jcuda.driver.CUresult;
 
 import static io.proofline.gpu.internal.CudaException.check;
 import static jcuda.driver.JCudaDriver.cuEventCreate;
 import static jcuda.driver.JCudaDriver.cuEventDestroy;
+import static jcuda.driver.JCudaDriver.cuEventQuery;
 import static jcuda.driver.JCudaDriver.cuEventRecord;
 
 /**
@@ -31,6 +33,16 @@ public final class GpuEvent implements AutoCloseable {
             e.close();
             throw failure;
         }
+    }
+
+    /** Whether the work before this event has finished (never waits). */
+    public boolean done() {
+        int result = cuEventQuery(event);
+        if (result == CUresult.CUDA_ERROR_NOT_READY) {
+            return false;
+        }
+        check(result, "cuEventQuery");
+        return true;
     }
 
     CUevent handle() {

@@ -57,6 +57,8 @@ public final class GpuMsm implements AutoCloseable {
     private final DeviceBuffer onesA;
     private final DeviceBuffer onesB;
     private final DeviceBuffer result;
+    /** {@link #result} on the host, copied on the MSM's stream: {@link #collect()} needs no synchronous download. */
+    private final PinnedHostBuffer hostResult;
     private final XyzzHorner horner;
     /** The schedule of the one-call API ({@link #enqueue(DeviceBuffer, DeviceBuffer, GpuStream)}), made on first use. */
     private MsmSchedule ownSchedule;
@@ -107,6 +109,7 @@ public final class GpuMsm implements AutoCloseable {
         this.onesA = DeviceBuffer.allocate(xyzz * onesPartials);
         this.onesB = DeviceBuffer.allocate(xyzz * onesPartials);
         this.result = DeviceBuffer.allocate(xyzz * (windows + 1));
+        this.hostResult = PinnedHostBuffer.allocate(xyzz * (windows + 1));
         this.horner = new XyzzHorner(group.coordinateField());
     }
 
@@ -216,6 +219,7 @@ public final class GpuMsm implements AutoCloseable {
         // 5. The window sums and the ones' sum side by side, for the host's Horner step (XyzzHorner says why).
         result.copyFromAsync(windowSums, (long) windows * xyzz(), stream);
         result.copyFromAsync(onesSum, xyzz(), (long) windows * xyzz(), stream);
+        result.downloadAsync(hostResult, result.bytes(), stream);
         times.mark("copy out", stream);
     }
 
@@ -230,12 +234,14 @@ public final class GpuMsm implements AutoCloseable {
     }
 
     /**
-     * Σ sᵢ·Pᵢ of the last enqueued MSM, whose stream must be done: the window sums and the ones' sum downloaded and
-     * combined on the host (XYZZ limbs {@code X‖Y‖ZZ‖ZZZ}, Montgomery form).
+     * Σ sᵢ·Pᵢ of the last enqueued MSM, whose stream must have finished it (the stream synchronized, or an event
+     * after the enqueue done): the window sums and the ones' sum, copied to the host at the end of the enqueue, combined
+     * on the host (XYZZ limbs {@code X‖Y‖ZZ‖ZZZ}, Montgomery form).
      */
     public long[] collect() {
         int w = group.coordinateLongs();
-        long[] sums = result.downloadLongs(0, (windows + 1) * 4 * w);
+        long[] sums = new long[(windows + 1) * 4 * w];
+        hostResult.view().asLongBuffer().get(sums);
         long[] ones = java.util.Arrays.copyOfRange(sums, windows * 4 * w, (windows + 1) * 4 * w);
         return horner.combine(sums, windows, c, ones);
     }
@@ -336,6 +342,7 @@ public final class GpuMsm implements AutoCloseable {
         for (DeviceBuffer b : buffers()) {
             b.close();
         }
+        hostResult.close();
         if (ownSchedule != null) {
             ownSchedule.close();
             ownSchedule = null;

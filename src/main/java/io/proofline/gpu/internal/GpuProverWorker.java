@@ -2,13 +2,16 @@ package io.proofline.gpu.internal;
 
 import io.proofline.gpu.GpuConfig;
 import io.proofline.gpu.GpuCurve;
+import io.proofline.gpu.ProveStartSteps;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
 import io.proofline.snark.prover.DeviceUsage;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.Synthesized;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -26,8 +29,14 @@ import java.util.Map;
  * <li>stream h: a, b, c — evaluated from the key's resident constraint rows ({@link DeviceRows}) once the witness is
  *     up, or uploaded when the caller evaluated them on the host; H = 3 inverse NTTs, ·ω_2N^i, 3 NTTs, {@code h = a'b' − c'}, to canonical form; then,
  *     once stream w has sorted the witness, ΣB1 along the same schedule; then ΣH over h (its own sort);
- * <li>wait for both; each MSM's window sums are combined on the host (Horner) and made affine.
+ * <li>each MSM's window sums, copied to pinned host memory on its stream, are combined on the host (Horner) and made
+ *     affine as soon as an event says its stream has finished it, so that only the last MSM's Horner step follows the
+ *     device's end.
  * </ol>
+ *
+ * <p>{@link #lastSteps()} gives each step's span on one clock for both streams; a span includes waiting for the other
+ * stream's kernels (ΣH's sort queued behind ΣB2's accumulation, say), so it is not the step's cost: a prove start with
+ * {@code alone} runs the steps one after the other and gives that ({@link ProveStartSteps}).
  */
 public final class GpuProverWorker implements AutoCloseable {
 
@@ -54,7 +63,7 @@ public final class GpuProverWorker implements AutoCloseable {
     private final Scratch b = new Scratch();
     private final Scratch c = new Scratch();
     private final Scratch witness = new Scratch();
-    private volatile Map<String, Double> lastStages = Map.of();
+    private volatile ProveStartSteps lastSteps = ProveStartSteps.NONE;
 
     public GpuProverWorker(GpuDevice device, long keyBudgetBytes, GpuConfig config) {
         this.b2 = config.b2();
@@ -95,6 +104,15 @@ public final class GpuProverWorker implements AutoCloseable {
      * evaluated here from the key's resident rows (the worker must be configured with {@code abc: device}).
      */
     public synchronized PendingProof proveStart(ProvingKey key, Witness w, Synthesized abc) {
+        return proveStart(key, w, abc, false);
+    }
+
+    /**
+     * As {@link #proveStart(ProvingKey, Witness, Synthesized)}; {@code alone}: stream h's work queued on stream w after
+     * stream w's, so that each step runs alone on the device and {@link #lastSteps()} gives its own device time (a
+     * diagnostic: the two streams' spans include waiting for each other's kernels, ProveStartSteps says why).
+     */
+    public synchronized PendingProof proveStart(ProvingKey key, Witness w, Synthesized abc, boolean alone) {
         if (abc == null && !rowsResident) {
             throw new IllegalArgumentException("a/b/c on the device need abc: device (the key's rows resident)");
         }
@@ -104,19 +122,20 @@ public final class GpuProverWorker implements AutoCloseable {
         int m = key.nVars();
         GpuGroup g1 = GpuGroup.g1(curve);
         boolean b2OnDevice = b2.onDevice(ResidentKey.bytes(key, true, rowsResident), keys.budgetBytes());
+        GpuStream onStreamH = alone ? stream : streamH;
         try (ResidentKeyCache.Lease<ResidentKey> lease =
                      keys.acquire(key, ResidentKey.bytes(key, b2OnDevice, rowsResident),
                              () -> ResidentKey.upload(key, b2OnDevice, rowsResident));
-             StageTimes onW = new StageTimes(); StageTimes onH = new StageTimes()) {
+             StageTimes onW = new StageTimes(); StageTimes onH = new StageTimes(); Sums sums = new Sums()) {
             ResidentKey points = lease.value();
             HostStepClock clock = new HostStepClock();
-            // Stream w: the witness, sorted once for ΣA, ΣB1, ΣC and ΣB2.
+            // Stream w: the witness, sorted once for ΣA, ΣB1, ΣC and ΣB2. Each MSM and sort marks its parts, so that
+            // a step's span shows which of its kernels waited for the other stream.
             onW.mark("start", stream);
             DeviceBuffer dw = upload(witness, w.canonical(), stream);
             onW.mark("upload w", stream);
             MsmSchedule byWitness = schedule("w", m);
-            byWitness.enqueueSort(dw, stream, StageTimes.NONE);
-            onW.mark("sort w", stream);
+            byWitness.enqueueSort(dw, stream, onW.within("sort w"));
             GpuMsm msmA = msm("A", g1, m);
             GpuMsm msmB1 = msm("B1", g1, m);
             GpuMsm msmC = msm("C", g1, m);
@@ -124,16 +143,16 @@ public final class GpuProverWorker implements AutoCloseable {
             GpuMsm msmB2 = b2OnDevice ? msm("B2", GpuGroup.g2(curve), m) : null;
             DeviceBuffer da;  // a, then H in canonical form: ΣH's scalars
             try (GpuEvent sorted = GpuEvent.record(stream)) {
-                msmA.enqueue(byWitness, points.a, dw, stream, StageTimes.NONE);
-                onW.mark("msm A", stream);
-                msmC.enqueue(byWitness, points.c, dw, stream, StageTimes.NONE);
-                onW.mark("msm C", stream);
+                msmA.enqueue(byWitness, points.a, dw, stream, onW.within("msm A"));
+                sums.queued(msmA, stream);
+                msmC.enqueue(byWitness, points.c, dw, stream, onW.within("msm C"));
+                sums.queued(msmC, stream);
                 if (msmB2 != null) {
-                    msmB2.enqueue(byWitness, points.b2, dw, stream, StageTimes.NONE);
-                    onW.mark("msm B2", stream);
+                    msmB2.enqueue(byWitness, points.b2, dw, stream, onW.within("msm B2"));
+                    sums.queued(msmB2, stream);
                 }
                 // Stream h, while stream w computes: a, b, c, H, then ΣB1 along the witness's schedule, then ΣH.
-                onH.mark("start", streamH);
+                onH.mark("start", onStreamH);
                 DeviceBuffer db;
                 DeviceBuffer dc;
                 if (abc == null) {
@@ -141,41 +160,39 @@ public final class GpuProverWorker implements AutoCloseable {
                     da = a.ensure(bytes);
                     db = b.ensure(bytes);
                     dc = c.ensure(bytes);
-                    streamH.waitFor(sorted); // the witness is up (and sorted, which ΣB1 waits for anyway)
-                    points.rows.evaluate(module, curve, dw, da, db, dc, streamH);
-                    onH.mark("a,b,c from rows", streamH);
+                    onStreamH.waitFor(sorted); // the witness is up (and sorted, which ΣB1 waits for anyway)
+                    points.rows.evaluate(module, curve, dw, da, db, dc, onStreamH);
+                    onH.mark("a,b,c from rows", onStreamH);
                 } else {
-                    da = upload(a, abc.a().segment(), streamH);
-                    db = upload(b, abc.b().segment(), streamH);
-                    dc = upload(c, abc.c().segment(), streamH);
-                    onH.mark("upload a,b,c", streamH);
+                    da = upload(a, abc.a().segment(), onStreamH);
+                    db = upload(b, abc.b().segment(), onStreamH);
+                    dc = upload(c, abc.c().segment(), onStreamH);
+                    onH.mark("upload a,b,c", onStreamH);
                 }
                 int logN = Integer.numberOfTrailingZeros(n);
                 // Keyed by curve and size: the twiddles differ per Fr.
                 GpuNtt ntt = ntts.computeIfAbsent(curve.ordinal() * 64 + logN, k -> new GpuNtt(module, curve, logN));
-                ntt.computeH(da, db, dc, streamH);
-                ntt.fromMontgomery(da, streamH);
-                onH.mark("H", streamH);
-                streamH.waitFor(sorted);
-                msmB1.enqueue(byWitness, points.b1, dw, streamH, StageTimes.NONE);
-                onH.mark("msm B1", streamH);
+                ntt.computeH(da, db, dc, onStreamH);
+                ntt.fromMontgomery(da, onStreamH);
+                onH.mark("H", onStreamH);
+                onStreamH.waitFor(sorted);
+                msmB1.enqueue(byWitness, points.b1, dw, onStreamH, onH.within("msm B1"));
+                sums.queued(msmB1, onStreamH);
             }
             MsmSchedule byH = schedule("h", n);
-            byH.enqueueSort(da, streamH, StageTimes.NONE);
-            onH.mark("sort h", streamH);
-            msmH.enqueue(byH, points.h, da, streamH, StageTimes.NONE);
-            onH.mark("msm H", streamH);
+            byH.enqueueSort(da, onStreamH, onH.within("sort h"));
+            msmH.enqueue(byH, points.h, da, onStreamH, onH.within("msm H"));
+            sums.queued(msmH, onStreamH);
             clock.lap("enqueue (host)");
+            sums.collectAsDone(clock);
             stream.synchronize();
             streamH.synchronize();
-            clock.lap("wait for the device");
-            PendingProof pending = new PendingProof(key, w, msmA.collectAffine(), msmB1.collectAffine(),
-                    msmC.collectAffine(), msmH.collectAffine(), msmB2 == null ? null : msmB2.collectAffine());
-            clock.lap("collect (Horner, host)");
-            Map<String, Double> stages = new LinkedHashMap<>(clock.laps());
-            onW.millis().forEach((k, v) -> stages.put("stream w: " + k, v));
-            onH.millis().forEach((k, v) -> stages.put("stream h: " + k, v));
-            lastStages = stages;
+            PendingProof pending = new PendingProof(key, w, sums.affine(msmA), sums.affine(msmB1), sums.affine(msmC),
+                    sums.affine(msmH), msmB2 == null ? null : sums.affine(msmB2));
+            List<ProveStartSteps.Step> device = new ArrayList<>();
+            onW.spans(onW).forEach(s -> device.add(new ProveStartSteps.Step("w", s.stage(), s.fromMs(), s.toMs())));
+            onH.spans(onW).forEach(s -> device.add(new ProveStartSteps.Step("h", s.stage(), s.fromMs(), s.toMs())));
+            lastSteps = new ProveStartSteps(clock.laps(), device, alone);
             return pending;
         }
     }
@@ -200,9 +217,9 @@ public final class GpuProverWorker implements AutoCloseable {
         return schedules.computeIfAbsent(of + "/" + n, k -> new MsmSchedule(module, n, shape.windowBits(n), shape));
     }
 
-    /** Host-clock milliseconds of the last prove start's steps, in order (uploads, H, each MSM). */
-    public Map<String, Double> lastStages() {
-        return lastStages;
+    /** The last prove start's steps: the host's, and the device's on one clock ({@link ProveStartSteps}). */
+    public ProveStartSteps lastSteps() {
+        return lastSteps;
     }
 
     /** Device bytes of the working buffers (not the resident keys). */
@@ -309,6 +326,63 @@ public final class GpuProverWorker implements AutoCloseable {
                 return true;
             }
         };
+    }
+
+    /**
+     * The MSMs of one prove start, each with an event after its last step, collected (Horner, made affine: host work)
+     * in the order their streams finish them, so that the Horner steps of the earlier MSMs run while the device is
+     * still busy with the later ones and only the last one's follows the device's end.
+     */
+    private static final class Sums implements AutoCloseable {
+        /** Between two looks at the events: short against an MSM, long enough not to keep a core busy. */
+        private static final long POLL_NANOS = 50_000;
+
+        private final Map<GpuMsm, GpuEvent> queued = new LinkedHashMap<>();
+        private final Map<GpuMsm, long[]> affine = new java.util.HashMap<>();
+
+        void queued(GpuMsm msm, GpuStream stream) {
+            queued.put(msm, GpuEvent.record(stream));
+        }
+
+        /**
+         * Collects every MSM as its event completes; laps {@code clock} when the last one's device work is done
+         * ("wait for the device", the earlier MSMs' Horner steps included) and after its Horner step.
+         */
+        void collectAsDone(HostStepClock clock) {
+            while (!queued.isEmpty()) {
+                GpuMsm done = null;
+                for (Map.Entry<GpuMsm, GpuEvent> e : queued.entrySet()) {
+                    if (e.getValue().done()) {
+                        done = e.getKey();
+                        break;
+                    }
+                }
+                if (done == null) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(POLL_NANOS);
+                    continue;
+                }
+                boolean last = queued.size() == 1;
+                if (last) {
+                    clock.lap("wait for the device (Horner of the MSMs done meanwhile)");
+                }
+                queued.remove(done).close();
+                affine.put(done, done.collectAffine());
+                if (last) {
+                    clock.lap("Horner of the last MSM (host)");
+                }
+            }
+        }
+
+        /** Destroys the events of the MSMs not collected (a prove start that failed). */
+        @Override
+        public void close() {
+            queued.values().forEach(GpuEvent::close);
+            queued.clear();
+        }
+
+        long[] affine(GpuMsm msm) {
+            return affine.get(msm);
+        }
     }
 
     /** A device buffer that grows to the largest size asked of it and is otherwise reused. */

@@ -60,6 +60,55 @@ public class StageTimes implements AutoCloseable {
         return out;
     }
 
+    /**
+     * A view that marks into this one with {@code step + ": "} before each stage's name: the parts of one step of a
+     * longer sequence (an MSM's stages inside prove start). Closing the view closes nothing.
+     */
+    public StageTimes within(String step) {
+        StageTimes whole = this;
+        return new StageTimes() {
+            @Override
+            public void mark(String stage, GpuStream stream) {
+                whole.mark(step + ": " + stage, stream);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /**
+     * Each stage (after the first mark) as {from, to} in ms after {@code origin}'s first mark, in order; {@code origin}
+     * may be this or the times of another stream of the same context (one clock for both). Waits for both last events.
+     */
+    public List<Span> spans(StageTimes origin) {
+        List<Span> out = new ArrayList<>();
+        if (events.isEmpty() || origin.events.isEmpty()) {
+            return out;
+        }
+        check(cuEventSynchronize(events.getLast()), "cuEventSynchronize");
+        check(cuEventSynchronize(origin.events.getLast()), "cuEventSynchronize");
+        CUevent zero = origin.events.getFirst();
+        float[] ms = new float[1];
+        double from = elapsed(zero, events.getFirst(), ms);
+        for (int i = 1; i < events.size(); i++) {
+            double to = elapsed(zero, events.get(i), ms);
+            out.add(new Span(names.get(i), from, to));
+            from = to;
+        }
+        return out;
+    }
+
+    /** A stage from its start to its end, ms after an origin event. */
+    public record Span(String stage, double fromMs, double toMs) {
+    }
+
+    private static double elapsed(CUevent from, CUevent to, float[] ms) {
+        check(cuEventElapsedTime(ms, from, to), "cuEventElapsedTime");
+        return ms[0];
+    }
+
     /** "stage ms stage ms ..." (three decimals), in order: the one-line stage split that the benchmarks print. */
     public String summary() {
         StringBuilder line = new StringBuilder();

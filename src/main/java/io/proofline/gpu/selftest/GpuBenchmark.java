@@ -9,6 +9,7 @@ import io.proofline.gpu.internal.GpuGroup;
 import io.proofline.gpu.internal.GpuMsm;
 import io.proofline.gpu.internal.GpuNtt;
 import io.proofline.gpu.GpuProverBackend;
+import io.proofline.gpu.ProveStartSteps;
 import io.proofline.gpu.internal.GpuStream;
 import io.proofline.gpu.internal.GpuTimer;
 import io.proofline.gpu.internal.KernelModule;
@@ -98,8 +99,8 @@ public final class GpuBenchmark {
     private int failures;
     private int skipped;
 
-    /** The prove-start step that exists when ΣB2 ran on the device (GpuProverWorker's stage names). */
-    private static final String B2_ON_DEVICE_STEP = "stream w: msm B2";
+    /** The prove-start step that exists when ΣB2 ran on the device (GpuProverWorker's step names). */
+    private static final String B2_ON_DEVICE_STEP = "msm B2";
 
     private final GpuConfig config;
 
@@ -288,8 +289,9 @@ public final class GpuBenchmark {
                           Synthesized abc, double setupS, String abcNote) {
         ProofTiming t = ProofTiming.measure(gpu, key, witness, abc, options.repeats(), options.finishRepeats());
         long[] deviceBytes = gpu.deviceBytes();
-        StringBuilder steps = new StringBuilder();
-        gpu.lastStageMillis().forEach((k, v) -> steps.append(String.format(Locale.ROOT, "; %s %.2f", k, v)));
+        ProveStartSteps concurrent = gpu.lastProveStartSteps();
+        // One more prove start with the steps one after the other: each step's own device time beside its span.
+        ProveStartSteps alone = gpu.proveStartAlone(key, witness, abc);
         if (!t.allVerified()) {
             failures++;
         }
@@ -298,11 +300,14 @@ public final class GpuBenchmark {
         row("proof", curve, log, t.warmStartMs(), t.firstStartMs(), bound, Double.NaN, OptionalDouble.empty(),
                 String.format(Locale.ROOT, "%s; prove start warm (host/first: first call, key upload incl.); "
                                 + "finish %.1f ms (median of %d, B2 %s); %s %d/%d; domain 2^%d, %d vars; "
-                                + "device keys %d MiB, scratch %d MiB; setup %.1f s; last prove start's steps (ms)%s",
+                                + "device keys %d MiB, scratch %d MiB; setup %.1f s; last prove start's steps: %s; "
+                                + "one prove start alone (%.1f ms): %s",
                         abcNote, t.finishMedianMs(), t.finishMs().length,
-                        gpu.lastStageMillis().containsKey(B2_ON_DEVICE_STEP) ? "on the GPU" : "on CPU threads",
+                        concurrent.ran(B2_ON_DEVICE_STEP) ? "on the GPU" : "on CPU threads",
                         t.allVerified() ? "verified" : "VERIFY FAILED", t.verified(), t.finishMs().length,
-                        logDomain, key.nVars(), deviceBytes[0] >> 20, deviceBytes[1] >> 20, setupS, steps));
+                        logDomain, key.nVars(), deviceBytes[0] >> 20, deviceBytes[1] >> 20, setupS,
+                        concurrent.summary(), alone.hostMillis().values().stream().mapToDouble(Double::doubleValue).sum(),
+                        alone.summary()));
     }
 
     private static SnarkCurve snarkCurve(GpuCurve curve) {

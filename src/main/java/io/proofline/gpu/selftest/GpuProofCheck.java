@@ -203,9 +203,7 @@ public final class GpuProofCheck {
                     key.domainSize(), key.nVars(),
                     valid ? "VERIFIED" : "INVALID ", same ? "=cpu" : "DIFFER", warmMs, t.firstStartMs(), cpuMs,
                     cpuMs / warmMs, t.finishMedianMs(), setupS));
-            StringBuilder split = new StringBuilder("  prove start steps (last run, ms):");
-            gpu.lastStageMillis().forEach((k, v) -> split.append(String.format(Locale.ROOT, " %s %.2f", k, v)));
-            out.println(split);
+            out.println("  prove start steps (last run): " + gpu.lastProveStartSteps().summary());
             long[] bytes = gpu.deviceBytes();
             out.printf(Locale.ROOT, "  device bytes: resident keys %d MiB, working buffers %d MiB%n", bytes[0] >> 20,
                     bytes[1] >> 20);

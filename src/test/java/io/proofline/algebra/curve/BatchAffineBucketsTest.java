@@ -72,7 +72,7 @@ class BatchAffineBucketsTest {
     }
 
     /**
-     * The Vector API lane path (BN254 and BLS12-381, G1 and G2 (BLS12-381's by Karatsuba), batches of at least {@link LaneSlopes#MIN_BATCH}) against discrete
+     * The Vector API lane path (BN254 and BLS12-381, G1 and G2, batches of at least {@link LaneSlopes#MIN_BATCH}) against discrete
      * logs and against the scalar path on the same additions: a small pool of ±points, so that the lane batches hold
      * doublings and cancellations, and flushes at random so that batches end part-full (padded lanes).
      */

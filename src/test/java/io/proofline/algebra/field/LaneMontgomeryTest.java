@@ -252,12 +252,11 @@ class LaneMontgomeryTest {
 
     /**
      * The 𝔽q² building blocks: one coefficient of 2·words-long elements in and out, products, addGroup / subGroup
-     * on products, and where {@link LaneMontgomery#sumsAreOperands} Karatsuba's (a0 + a1)(b0 + b1) − (a0b0 + a1b1),
-     * checked on the raw lane values mod p, against the lane-form bound and against 𝔽q² formulas on BigInteger.
+     * on products, checked on the raw lane values mod p, against the lane-form bound and against BigInteger.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("fields")
-    void coefficientConversionsLaneSumsAndKaratsubaMatchBigInteger(PrimeField f) {
+    void coefficientConversionsAndLaneSumsMatchBigInteger(PrimeField f) {
         LaneMontgomery lm = LaneMontgomery.of(f);
         int w = f.limbs();
         int width = 2 * w;
@@ -306,37 +305,12 @@ class LaneMontgomeryTest {
             assertEquals(x[i].pow(2).subtract(y[i].pow(2)).mod(p), f.toBigInteger(back, width * i), f.name() + " seed " + seed);
             assertEquals(x[i].pow(2).add(y[i].pow(2)).mod(p), f.toBigInteger(back, width * i + w), f.name() + " seed " + seed);
         }
-        if (!lm.sumsAreOperands()) {
-            return;
-        }
-        // Karatsuba on (x + yu)² : c1 = (x + y)(x + y) − (x² + y²) = 2xy, from the largest operands too
-        long[] s = new long[limbs * N];
-        long[] mid = new long[limbs * N];
-        long[] c1 = new long[limbs * N];
-        setLaneValue(lm, BigInteger.ONE.shiftLeft(lm.boundBits()).subtract(BigInteger.ONE), xl, N, 0);
-        setLaneValue(lm, BigInteger.ONE.shiftLeft(lm.boundBits()).subtract(BigInteger.ONE), yl, N, 0);
-        for (int e = 0; e < N; e += LaneMontgomery.LANES) {
-            lm.mulGroup(xl, e, xl, e, xx, e, N);
-            lm.mulGroup(yl, e, yl, e, yy, e, N);
-            lm.addGroup(xl, e, yl, e, s, e, N);
-            lm.mulGroup(s, e, s, e, mid, e, N);
-            lm.addGroup(xx, e, yy, e, sum, e, N);
-            lm.subGroup(mid, e, sum, e, c1, e, N);
-        }
-        for (int i = 0; i < N; i++) {
-            String why = f.name() + " seed " + seed + " Karatsuba element " + i;
-            assertLaneForm(lm, c1, N, i, why);
-            BigInteger xv = laneValue(lm, xl, N, i), yv = laneValue(lm, yl, N, i);
-            assertEquals(xv.multiply(yv).shiftLeft(1).multiply(rInv).mod(p), laneValue(lm, c1, N, i).mod(p), why);
-        }
     }
 
     @Test
     void kernelsAndShapesPerField() {
         assertInstanceOf(LaneMontgomery254.class, LaneMontgomery.of(Bn254.FQ));
         assertInstanceOf(LaneMontgomery381.class, LaneMontgomery.of(Bls12381.FQ));
-        assertFalse(LaneMontgomery.of(Bn254.FQ).sumsAreOperands(), "BN254's lane form has no room for sums");
-        assertTrue(LaneMontgomery.of(Bls12381.FQ).sumsAreOperands());
         // BLS12-381 𝔽r: 255 bits in 4 words, outside the 254-bit shape's bounds
         assertFalse(LaneMontgomery.supports(Bls12381.FR));
         assertThrows(IllegalArgumentException.class, () -> LaneMontgomery.of(Bls12381.FR));
