@@ -232,6 +232,17 @@ final class BatchAffineBuckets {
         }
     }
 
+    /** Bucket {@code b}'s value in XYZZ (its affine part plus its overflow accumulator); call after {@link #flush}. */
+    void bucketXyzz(int b, long[] r, int ro) {
+        ops.setInfinityXyzz(r, ro);
+        if (filled[b]) {
+            ops.addAffineToXyzz(r, ro, bucket, b * 2 * w, r, ro);
+        }
+        if (overflow != null) {
+            ops.addXyzz(r, ro, overflow, b * 4 * w, r, ro);
+        }
+    }
+
     private void copyPoint(long[] p, int po, boolean negate, long[] r, int ro) {
         f.copy(p, po, r, ro);
         if (negate) {

@@ -19,12 +19,14 @@ import java.util.Arrays;
  * weaken it, and the final test of each sum is the definition, not a curve-specific theorem.
  *
  * <p><b>Cost.</b> The 64 bits of ρ_i are cut into windows of {@value #WINDOW_BITS} bits (the last shorter); window k
- * keeps a bucket (Jacobian) per value of its bits, and point i is added to the bucket of its value in each window
- * (bucket 0 is never read: 6 additions at most). At the end, sum t (bit b of window k) is the sum of window k's
+ * keeps a bucket per value of its bits, and point i is added to the bucket of its value in each window (bucket 0 is
+ * never read: 6 additions at most). The buckets are affine and filled by batches of additions that share one
+ * inversion ({@link BatchAffineBuckets}, as the MSM's), about half the cost of a mixed addition. At the end, sum t (bit b of window k) is the sum of window k's
  * buckets whose index has bit b: the same subset sum, computed by folding the buckets bit by bit (two additions per
  * bucket, independent of the number of points). Several accumulators (one per thread) merge by adding their sums.
- * The buckets take 6 × 2^11 Jacobian points per accumulator (3.5 MiB on BLS12-381 G2): fewer, wider windows would
- * save additions but cost memory that the proving budget does not count.
+ * The buckets take 6 × 2^11 affine points per accumulator (2.3 MiB on BLS12-381 G2, and as much again in XYZZ
+ * overflow accumulators should collisions need them): fewer, wider windows would save additions but cost memory
+ * that the proving budget does not count.
  *
  * <p>Not thread-safe: one per thread.
  */
@@ -36,24 +38,29 @@ public final class SubsetSumSubgroupTest {
     private static final int WINDOWS = (TRIALS + WINDOW_BITS - 1) / WINDOW_BITS;
     private static final int BUCKETS = 1 << WINDOW_BITS;
 
+    /** Additions per batch: amortises an inversion; small against the buckets of a window, so collisions are rare. */
+    private static final int BATCH = 256;
+
     private final CurveOps ops;
     private final int jac;
-    /** WINDOWS × BUCKETS Jacobian points, all infinity (zeros) at the start. */
-    private final long[] buckets;
+    /** WINDOWS × BUCKETS buckets: window k's bucket v is k · BUCKETS + v. */
+    private final BatchAffineBuckets buckets;
 
     public SubsetSumSubgroupTest(CurveGroup group) {
         this.ops = group.newOps();
         this.jac = 3 * ops.fieldWidth();
-        this.buckets = new long[WINDOWS * BUCKETS * jac];
+        this.buckets = new BatchAffineBuckets(group.newOps(), WINDOWS * BUCKETS, BATCH);
     }
 
     /** Adds the affine point {@code p[po..]} (on the curve) to the sums whose bit is set in {@code selection}. */
     public void add(long[] p, int po, long selection) {
+        if (ops.isInfinityAffine(p, po)) {
+            return; // changes no sum
+        }
         for (int k = 0; k < WINDOWS; k++) {
             int v = (int) (selection >>> (WINDOW_BITS * k)) & (BUCKETS - 1);
             if (v != 0) {
-                int at = (k * BUCKETS + v) * jac;
-                ops.addAffineToJacobian(buckets, at, p, po, buckets, at);
+                buckets.add(k * BUCKETS + v, p, po, false);
             }
         }
     }
@@ -63,24 +70,30 @@ public final class SubsetSumSubgroupTest {
      * (the buckets are folded into one another): call it once, after the last {@link #add}.
      */
     public long[] sums() {
+        buckets.flush();
+        int xyzz = 4 * ops.fieldWidth();
+        long[] window = new long[BUCKETS * xyzz];
+        long[] sum = new long[xyzz];
         long[] sums = new long[TRIALS * jac];
         for (int k = 0; k < WINDOWS; k++) {
-            int base = k * BUCKETS;
             int bits = Math.min(WINDOW_BITS, TRIALS - k * WINDOW_BITS);
+            for (int v = 0; v < 1 << bits; v++) {
+                buckets.bucketXyzz(k * BUCKETS + v, window, v * xyzz);
+            }
             // From the top bit down: the sum of bit b is that of the buckets with bit b set among those below 2^(b+1);
             // then bucket u absorbs bucket u + 2^b, so the buckets below 2^b stand for every value with those low bits.
             for (int b = bits - 1; b >= 0; b--) {
                 int half = 1 << b;
-                int s = (k * WINDOW_BITS + b) * jac;
+                ops.setInfinityXyzz(sum, 0);
                 for (int u = 0; u < half; u++) {
-                    int high = (base + half + u) * jac;
-                    if (ops.isInfinityJacobian(buckets, high)) {
+                    int high = (half + u) * xyzz;
+                    if (ops.isInfinityXyzz(window, high)) {
                         continue;
                     }
-                    ops.addJacobian(sums, s, buckets, high, sums, s);
-                    int low = (base + u) * jac;
-                    ops.addJacobian(buckets, low, buckets, high, buckets, low);
+                    ops.addXyzz(sum, 0, window, high, sum, 0);
+                    ops.addXyzz(window, u * xyzz, window, high, window, u * xyzz);
                 }
+                ops.xyzzToJacobian(sum, 0, sums, (k * WINDOW_BITS + b) * jac);
             }
         }
         return sums;

@@ -88,6 +88,32 @@ class SubsetSumSubgroupTestTest {
 
     @ParameterizedTest
     @MethodSource("groups")
+    void oneBucketHitAgainAndAgainStillSumsExactly(CurveGroup g) {
+        // every copy goes to the same bucket of each window: additions collide within a batch (deferred, then the
+        // overflow accumulators), and equal points double
+        CurveOps ops = g.newOps();
+        long[] p = TestPoints.randomSubgroupPoint(ops, new SplittableRandom(SEED + 4));
+        long alternate = 0x5555_5555_5555_5555L;
+        SubsetSumSubgroupTest batch = new SubsetSumSubgroupTest(g);
+        for (int i = 0; i < 700; i++) {
+            batch.add(p, 0, -1L);
+        }
+        for (int i = 0; i < 300; i++) {
+            batch.add(p, 0, alternate);
+        }
+        long[] sums = batch.sums();
+        long[] all = ops.mulAffine(p, BigInteger.valueOf(1000));
+        long[] most = ops.mulAffine(p, BigInteger.valueOf(700));
+        for (int t = 0; t < SubsetSumSubgroupTest.TRIALS; t++) {
+            long[] actual = new long[g.affineWidth()];
+            ops.jacobianToAffine(sums, t * 3 * ops.fieldWidth(), actual, 0);
+            assertArrayEquals((alternate >>> t & 1) != 0 ? all : most, actual, g + " sum " + t);
+        }
+        assertTrue(SubsetSumSubgroupTest.allInSubgroup(ops, sums));
+    }
+
+    @ParameterizedTest
+    @MethodSource("groups")
     void subgroupPointsPass(CurveGroup g) {
         SplittableRandom rnd = new SplittableRandom(SEED + 1);
         int count = 300;
