@@ -19,6 +19,7 @@ import io.proofline.snark.prover.Synthesized;
 import io.proofline.snark.setup.DevSetup;
 import io.proofline.snark.verifier.Groth16Verifier;
 
+import java.io.File;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.nio.file.Files;
@@ -83,7 +84,7 @@ final class ProveBench implements BenchSuite {
         }
         boolean haveSnarkjs = Files.isExecutable(snarkjs) && Files.isExecutable(Path.of("/usr/bin/time"));
         out.println("# bench prove: " + AlgebraBench.machine());
-        out.println("# BN254 batch-affine additions (G1, G2) on Vector API lanes: " + io.proofline.algebra.curve.Msm.usesVectorLanes());
+        out.println("# batch-affine additions (G1, G2; BN254 and BLS12-381) on Vector API lanes: " + io.proofline.algebra.curve.Msm.usesVectorLanes());
         out.println("# ours: fresh JVM per case, " + runs + " proofs (cold = first, warm = median of the rest);"
                 + " snarkjs: " + (haveSnarkjs ? snarkjs : "NOT AVAILABLE") + " under /usr/bin/time -v");
         List<String> header = List.of("case", "domain", "ours cold s", "ours warm s",
@@ -152,13 +153,18 @@ final class ProveBench implements BenchSuite {
 
     private static Map<String, String> runChild(Case c, int runs) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC",
-                "-cp", System.getProperty("java.class.path"), "io.proofline.Proofline", "bench", "prove", "--child",
-                c.zkey.toString(), c.wtns.toString(), Integer.toString(runs)));
+        String classPath = System.getProperty("java.class.path");
+        // Started from the executable jar (bin/proofline, java -jar) the classes sit inside it under Spring Boot's
+        // loader: the child starts the same way; from a class path (an IDE, Maven) it names the main class.
+        List<String> start = classPath.endsWith(".jar") && !classPath.contains(File.pathSeparator)
+                ? List.of("-jar", classPath) : List.of("-cp", classPath, "io.proofline.Proofline");
+        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC"));
         // the child proves as this JVM would: on Vector API lanes where this JVM resolves the module (issue #3)
         if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
-            cmd.addAll(cmd.indexOf("-cp"), List.of("--add-modules", "jdk.incubator.vector"));
+            cmd.addAll(List.of("--add-modules", "jdk.incubator.vector"));
         }
+        cmd.addAll(start);
+        cmd.addAll(List.of("bench", "prove", "--child", c.zkey.toString(), c.wtns.toString(), Integer.toString(runs)));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String text = new String(p.getInputStream().readAllBytes());
         if (p.waitFor() != 0) {
