@@ -7,7 +7,7 @@ package io.proofline.snark.format;
 public enum PointCheck {
     /**
      * Also check that every point is in the order-r subgroup (the default): the point sections by a batched test of
-     * a few additions per point ({@link io.proofline.algebra.curve.SubsetSumSubgroupTest}).
+     * a few additions per point ({@link io.proofline.algebra.curve.SubsetSumSubgroupCheck}).
      */
     SUBGROUP,
     /**

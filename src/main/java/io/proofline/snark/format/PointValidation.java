@@ -4,7 +4,7 @@ import io.proofline.algebra.curve.CurveGroup;
 import io.proofline.algebra.curve.CurveOps;
 import io.proofline.algebra.curve.InvalidPointException;
 import io.proofline.algebra.curve.SubgroupCheck;
-import io.proofline.algebra.curve.SubsetSumSubgroupTest;
+import io.proofline.algebra.curve.SubsetSumSubgroupCheck;
 import io.proofline.snark.SegmentLimbs;
 import io.proofline.snark.SnarkCurve;
 
@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>A point section is cut into chunks that up to {@link KeyValidation#threads()} tasks take in turn. Each point
  * gets the curve equation; the subgroup is tested for the whole section at once by
- * {@link SubsetSumSubgroupTest} (a few additions per point, sound: see there), except on a group of cofactor 1
+ * {@link SubsetSumSubgroupCheck} (a few additions per point, sound: see there), except on a group of cofactor 1
  * (BN254 G1), where the curve equation is the whole test. Only when the batched test fails are the points tested
  * one by one ({@link CurveOps#isInSubgroup}, the endomorphism tests) to name the first bad one; single points (the
  * header, IC) always are. The first bad point (lowest index) is reported.
@@ -77,7 +77,7 @@ final class PointValidation {
         List<long[]> sums = new ArrayList<>();
         long firstBad = scan(seg, count, () -> {
             Checker checker = new Checker(group);
-            SubsetSumSubgroupTest batch = batched ? new SubsetSumSubgroupTest(group) : null;
+            SubsetSumSubgroupCheck batch = batched ? new SubsetSumSubgroupCheck(group) : null;
             SelectionWords.Stream stream = batched ? words.stream() : null;
             long[] selection = batched ? new long[CHUNK] : null;
             return new ChunkTask() {
@@ -113,9 +113,9 @@ final class PointValidation {
             CurveOps ops = group.newOps();
             long[] total = sums.getFirst();
             for (long[] s : sums.subList(1, sums.size())) {
-                SubsetSumSubgroupTest.merge(ops, total, s);
+                SubsetSumSubgroupCheck.merge(ops, total, s);
             }
-            if (!SubsetSumSubgroupTest.allInSubgroup(ops, total)) {
+            if (!SubsetSumSubgroupCheck.allInSubgroup(ops, total)) {
                 firstBad = scan(seg, count, () -> {
                     Checker checker = new Checker(group);
                     return (start, end) -> {

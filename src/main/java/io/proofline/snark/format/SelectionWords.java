@@ -9,7 +9,7 @@ import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 
 /**
- * The selection words of the batched subgroup test ({@link io.proofline.algebra.curve.SubsetSumSubgroupTest}): 64
+ * The selection words of the batched subgroup test ({@link io.proofline.algebra.curve.SubsetSumSubgroupCheck}): 64
  * bits per point that whoever wrote the key cannot predict. They are AES-128 in counter mode under a key drawn from
  * {@link SecureRandom} when the key file is read (after its points are fixed), with the counter block made of the
  * section id and the point index, so a point's word does not depend on how the section is cut among threads.

@@ -30,7 +30,7 @@ import java.util.Arrays;
  *
  * <p>Not thread-safe: one per thread.
  */
-public final class SubsetSumSubgroupTest {
+public final class SubsetSumSubgroupCheck {
 
     /** Independent subset sums: a point outside the subgroup passes with probability at most 2^−TRIALS. */
     public static final int TRIALS = 64;
@@ -46,7 +46,7 @@ public final class SubsetSumSubgroupTest {
     /** WINDOWS × BUCKETS buckets: window k's bucket v is k · BUCKETS + v. */
     private final BatchAffineBuckets buckets;
 
-    public SubsetSumSubgroupTest(CurveGroup group) {
+    public SubsetSumSubgroupCheck(CurveGroup group) {
         this.ops = group.newOps();
         this.jac = 3 * ops.fieldWidth();
         this.buckets = new BatchAffineBuckets(group.newOps(), WINDOWS * BUCKETS, BATCH);

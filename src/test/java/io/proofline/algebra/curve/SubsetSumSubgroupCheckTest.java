@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the subgroup (a random point of the curve, or on BLS12-381 G1 a subgroup point plus a point of order 3, which a
  * random linear combination misses a third of the time) fails it every time.
  */
-class SubsetSumSubgroupTestTest {
+class SubsetSumSubgroupCheckTest {
 
     private static final long SEED = 20261204L;
 
@@ -47,14 +47,14 @@ class SubsetSumSubgroupTestTest {
         CurveOps ops = g.newOps();
         int aw = g.affineWidth();
         // two accumulators merged, as two threads would
-        SubsetSumSubgroupTest first = new SubsetSumSubgroupTest(g);
-        SubsetSumSubgroupTest second = new SubsetSumSubgroupTest(g);
+        SubsetSumSubgroupCheck first = new SubsetSumSubgroupCheck(g);
+        SubsetSumSubgroupCheck second = new SubsetSumSubgroupCheck(g);
         for (int i = 0; i < count; i++) {
             (i % 2 == 0 ? first : second).add(points, i * aw, rnd.nextLong());
         }
         long[] sums = first.sums();
-        SubsetSumSubgroupTest.merge(ops, sums, second.sums());
-        return SubsetSumSubgroupTest.allInSubgroup(ops, sums);
+        SubsetSumSubgroupCheck.merge(ops, sums, second.sums());
+        return SubsetSumSubgroupCheck.allInSubgroup(ops, sums);
     }
 
     @ParameterizedTest
@@ -66,14 +66,14 @@ class SubsetSumSubgroupTestTest {
         int count = 12;
         long[] points = subgroupPoints(ops, count, rnd);
         long[] selection = new long[count];
-        SubsetSumSubgroupTest batch = new SubsetSumSubgroupTest(g);
+        SubsetSumSubgroupCheck batch = new SubsetSumSubgroupCheck(g);
         for (int i = 0; i < count; i++) {
             selection[i] = rnd.nextLong();
             batch.add(points, i * aw, selection[i]);
         }
         batch.add(new long[aw], 0, -1L); // the point at infinity changes no sum
         long[] sums = batch.sums();
-        for (int t = 0; t < SubsetSumSubgroupTest.TRIALS; t++) {
+        for (int t = 0; t < SubsetSumSubgroupCheck.TRIALS; t++) {
             long[] expected = new long[aw];
             for (int i = 0; i < count; i++) {
                 if ((selection[i] >>> t & 1) != 0) {
@@ -94,7 +94,7 @@ class SubsetSumSubgroupTestTest {
         CurveOps ops = g.newOps();
         long[] p = TestPoints.randomSubgroupPoint(ops, new SplittableRandom(SEED + 4));
         long alternate = 0x5555_5555_5555_5555L;
-        SubsetSumSubgroupTest batch = new SubsetSumSubgroupTest(g);
+        SubsetSumSubgroupCheck batch = new SubsetSumSubgroupCheck(g);
         for (int i = 0; i < 700; i++) {
             batch.add(p, 0, -1L);
         }
@@ -104,12 +104,12 @@ class SubsetSumSubgroupTestTest {
         long[] sums = batch.sums();
         long[] all = ops.mulAffine(p, BigInteger.valueOf(1000));
         long[] most = ops.mulAffine(p, BigInteger.valueOf(700));
-        for (int t = 0; t < SubsetSumSubgroupTest.TRIALS; t++) {
+        for (int t = 0; t < SubsetSumSubgroupCheck.TRIALS; t++) {
             long[] actual = new long[g.affineWidth()];
             ops.jacobianToAffine(sums, t * 3 * ops.fieldWidth(), actual, 0);
             assertArrayEquals((alternate >>> t & 1) != 0 ? all : most, actual, g + " sum " + t);
         }
-        assertTrue(SubsetSumSubgroupTest.allInSubgroup(ops, sums));
+        assertTrue(SubsetSumSubgroupCheck.allInSubgroup(ops, sums));
     }
 
     @ParameterizedTest
