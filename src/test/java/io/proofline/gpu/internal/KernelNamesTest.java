@@ -29,7 +29,7 @@ class KernelNamesTest {
     private static final Path CUDA = Path.of("native-cuda");
     private static final Path JAVA = Path.of("src/main/java/io/proofline/gpu");
     /** The field prefixes the self-test builds kernel names from ({@code curve.kernel(name + "_selftest")}). */
-    private static final List<String> FIELDS = List.of("fq", "fr");
+    private static final List<String> FIELDS = List.of("fq", "fr", "fq2");
 
     private static final Pattern DEFINE = Pattern.compile("#define\\s+(\\w+)\\(\\s*(\\w+)[^)]*\\)(.*)");
     private static final Pattern PASTED_KERNEL = Pattern.compile("(\\w+)##_(\\w+)\\s*\\(");
