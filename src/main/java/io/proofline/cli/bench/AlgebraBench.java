@@ -115,22 +115,9 @@ final class AlgebraBench implements BenchSuite {
 
     /** ms per MSM of n distinct points (a random walk, batch-normalised) and uniform scalars below r. */
     private static double msm(CurveGroup g, int n, int runs) {
-        CurveOps ops = g.newOps();
-        SplittableRandom rnd = new SplittableRandom(7);
-        int jw = 3 * g.fieldWidth();
-        long[] jac = new long[n * jw];
-        long[] step = ops.mulAffine(g.generator(), new BigInteger(200, new java.util.Random(3)));
-        ops.affineToJacobian(ops.mulAffine(g.generator(), BigInteger.valueOf(5)), 0, jac, 0);
-        for (int i = 1; i < n; i++) {
-            ops.addAffineToJacobian(jac, (i - 1) * jw, step, 0, jac, i * jw);
-        }
-        long[] bases = new long[n * g.affineWidth()];
-        ops.batchJacobianToAffine(jac, 0, n, bases, 0);
-        long[] scalars = new long[4 * n];
-        PrimeField fr = g.scalarField();
-        for (int i = 0; i < n; i++) {
-            System.arraycopy(PrimeField.toLimbs(fr.toBigInteger(fr.random(rnd)), 4), 0, scalars, 4 * i, 4);
-        }
+        MsmInputs inputs = MsmInputs.random(g, n);
+        long[] bases = inputs.bases();
+        long[] scalars = inputs.scalars();
         return median(runs, () -> {
             long t0 = System.nanoTime();
             Msm.compute(g, bases, scalars);

@@ -3,7 +3,6 @@ package io.proofline.cli.bench;
 import io.proofline.algebra.bls12381.Bls12381Curves;
 import io.proofline.algebra.bn254.Bn254Curves;
 import io.proofline.algebra.curve.CurveGroup;
-import io.proofline.algebra.curve.CurveOps;
 import io.proofline.algebra.curve.Msm;
 import io.proofline.algebra.field.LaneMontgomery;
 import io.proofline.algebra.field.PrimeField;
@@ -11,7 +10,6 @@ import io.proofline.algebra.field.QuadraticField;
 import io.proofline.cli.UsageException;
 
 import java.io.PrintStream;
-import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -232,22 +230,9 @@ final class LanesBench implements BenchSuite {
 
     /** {scalar ms, lanes ms} per MSM of n distinct points (a random walk) and uniform scalars, the two alternating. */
     private static double[] msm(CurveGroup g, int n, int runs) {
-        CurveOps ops = g.newOps();
-        SplittableRandom rnd = new SplittableRandom(7);
-        int jw = 3 * g.fieldWidth();
-        long[] jac = new long[n * jw];
-        long[] step = ops.mulAffine(g.generator(), new BigInteger(200, new java.util.Random(3)));
-        ops.affineToJacobian(ops.mulAffine(g.generator(), BigInteger.valueOf(5)), 0, jac, 0);
-        for (int i = 1; i < n; i++) {
-            ops.addAffineToJacobian(jac, (i - 1) * jw, step, 0, jac, i * jw);
-        }
-        long[] bases = new long[n * g.affineWidth()];
-        ops.batchJacobianToAffine(jac, 0, n, bases, 0);
-        long[] scalars = new long[4 * n];
-        PrimeField fr = g.scalarField();
-        for (int i = 0; i < n; i++) {
-            System.arraycopy(PrimeField.toLimbs(fr.toBigInteger(fr.random(rnd)), 4), 0, scalars, 4 * i, 4);
-        }
+        MsmInputs inputs = MsmInputs.random(g, n);
+        long[] bases = inputs.bases();
+        long[] scalars = inputs.scalars();
         long[][] results = new long[2][];
         long[] scalarTimes = new long[runs + 1];
         long[] laneTimes = new long[runs + 1];
