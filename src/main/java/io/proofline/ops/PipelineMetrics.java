@@ -138,8 +138,10 @@ class PipelineMetrics implements MeterBinder {
 
     private void gauge(MeterRegistry registry, String name, String description, ToDoubleFunction<PipelineSnapshot> f,
                        String... tags) {
+        // Held strongly: Micrometer keeps a gauge's object weakly by default, and a binder nothing else holds (one
+        // bound by hand, as in a test) would be collected and its gauges read NaN.
         Gauge.builder(name, this, m -> f.applyAsDouble(m.snapshot())).description(description).tags(tags)
-                .register(registry);
+                .strongReference(true).register(registry);
     }
 
     private synchronized PipelineSnapshot snapshot() {

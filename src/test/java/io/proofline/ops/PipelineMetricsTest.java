@@ -105,6 +105,8 @@ class PipelineMetricsTest {
              OffHeapBuffer held = tracker.allocate(BufferClass.ABC, Stage.SYNTHESIZING, 3L << 20)) {
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             new PipelineMetrics(engine, backends).bindTo(registry);
+            // nothing else holds the binder: its gauges must outlive a collection (they read NaN when held weakly)
+            System.gc();
 
             assertEquals(4L << 30, registry.get("proofline.memory.limit.bytes").gauge().value());
             assertEquals(fixed.totalBytes(), registry.get("proofline.memory.fixed.bytes").gauge().value());
