@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 
 import static io.proofline.engine.EngineFixture.PARTITION_BYTES;
@@ -67,12 +68,15 @@ class AdmissionTest {
         FakeKeys keys = new FakeKeys(Map.of());
         EngineFixture f = start(PARTITION_BYTES, keys, b -> b.admissionWait(Duration.ofMillis(200)));
         Gate stuck = Gate.interruptible();
+        // Only the first synthesis holds the gate: the job id is not known before submit returns, and its
+        // partition may already be synthesizing by then.
+        AtomicBoolean first = new AtomicBoolean(true);
         f.prover.onSynthesize = (work, device) -> {
-            if (work.job().equals(firstJob)) {
+            if (first.getAndSet(false)) {
                 stuck.pass();
             }
         };
-        firstJob = f.engine.submit(job(A, 1));
+        JobId firstJob = f.engine.submit(job(A, 1));
         stuck.awaitArrivals(1);
         JobId waiting = f.engine.submit(job(A, 1));
 
@@ -85,8 +89,6 @@ class AdmissionTest {
         assertEquals(JobState.DONE, f.await(firstJob).state());
         f.assertAllReleased();
     }
-
-    private volatile JobId firstJob;
 
     /** An exception escaping the dispatcher (here: from a broken key cache) kills its thread; it is restarted. */
     @Test
