@@ -7,10 +7,7 @@ import io.proofline.snark.SnarkCurves;
 import io.proofline.snark.Witness;
 import io.proofline.snark.format.FormatException;
 import io.proofline.snark.format.WtnsReader;
-import io.proofline.snark.format.PointCheck;
-import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.prover.Groth16Prover;
-import io.proofline.snark.prover.ProverBackend;
 import io.proofline.witness.CircomWitness;
 import io.proofline.witness.CalculatorOptions;
 import io.proofline.witness.CircomWitnessCalculator;
@@ -46,16 +43,12 @@ final class FullproveCommand implements Cli.Command {
         Path input = CliFiles.existing(opts.get("0"));
         Path wasm = CliFiles.existing(opts.get("1"));
         Path zkey = CliFiles.existing(opts.get("2"));
-        try (ProvingKey key = ZkeyReader.read(zkey, PointCheck.CURVE);
+        try (ProofSetup setup = ProofSetup.start(opts, zkey);
              Witness witness = computeWitness(input, wasm)) {
+            ProvingKey key = setup.key();
             WtnsReader.requireFits(witness, key, wasm.getFileName() + " (computed witness)");
-            ProverBackend backend = ProveCommand.chosen(opts, err);
-            Proof proof;
-            try {
-                proof = new Groth16Prover(backend).prove(key, witness);
-            } finally {
-                ProveCommand.closeDevice(backend);
-            }
+            Proof proof = new Groth16Prover(setup.backend(err)).prove(key, witness);
+            setup.requireKeyChecked();
             ProveCommand.write(proof, witness, key.nPublic(), Path.of(opts.get("3")), Path.of(opts.get("4")));
         }
         return 0;

@@ -9,8 +9,6 @@ import io.proofline.snark.format.ProofJson;
 import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.R1csReader;
 import io.proofline.snark.format.WtnsReader;
-import io.proofline.snark.format.PointCheck;
-import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.prover.Groth16Prover;
 import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.Synthesis;
@@ -23,8 +21,10 @@ import java.util.Map;
 /**
  * {@code prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend auto|cpu|gpu] [--r1cs circuit.r1cs]
  * [--timings]} and the GPU flags ({@link GpuOptions}): rapidsnark's argument order. The backend is chosen as
- * {@link BackendChoice} says (auto: the GPU where one is usable). With {@code --r1cs} the witness is first checked
- * against every constraint; with {@code --timings} the run's split is printed on stderr ({@link RunTimings}).
+ * {@link BackendChoice} says (auto: the GPU where one is usable); the choice and the key's point checks overlap the
+ * reading and the proof ({@link ProofSetup}). With {@code --r1cs} the witness is first checked against every
+ * constraint; with {@code --timings} the run's split is printed on stderr ({@link RunTimings}): "backend" and "key
+ * check" are what was still left to wait for when the proof needed them.
  */
 final class ProveCommand implements Cli.Command {
 
@@ -48,7 +48,8 @@ final class ProveCommand implements Cli.Command {
         BackendChoice.check(opts);
         Path zkey = CliFiles.existing(opts.get("0"));
         Path wtns = CliFiles.existing(opts.get("1"));
-        try (ProvingKey key = ZkeyReader.read(zkey, PointCheck.CURVE)) {
+        try (ProofSetup setup = ProofSetup.start(opts, zkey)) {
+            ProvingKey key = setup.key();
             timings.mark("key read");
             try (Witness witness = WtnsReader.read(wtns, key)) {
                 timings.mark("witness read");
@@ -56,15 +57,12 @@ final class ProveCommand implements Cli.Command {
                     requireSatisfies(CliFiles.existing(opts.get("--r1cs")), witness, wtns);
                     timings.mark("r1cs check");
                 }
-                ProverBackend backend = chosen(opts, err);
+                ProverBackend backend = setup.backend(err);
                 timings.mark("backend");
-                Proof proof;
-                try {
-                    proof = new Groth16Prover(backend).prove(key, witness);
-                } finally {
-                    closeDevice(backend);
-                }
+                Proof proof = new Groth16Prover(backend).prove(key, witness);
                 timings.mark("proof");
+                setup.requireKeyChecked();
+                timings.mark("key check");
                 write(proof, witness, key.nPublic(), Path.of(opts.get("2")), Path.of(opts.get("3")));
                 timings.mark("files written");
             }
@@ -73,13 +71,6 @@ final class ProveCommand implements Cli.Command {
             timings.print(err);
         }
         return 0;
-    }
-
-    /** The backend of {@code opts}' {@code --backend}; for auto, the line saying which and why goes to {@code err}. */
-    static ProverBackend chosen(Map<String, String> opts, PrintStream err) throws UsageException {
-        BackendChoice choice = BackendChoice.of(opts);
-        choice.note().ifPresent(err::println);
-        return choice.backend();
     }
 
     /** Releases a GPU backend's context and buffers (the CPU backend holds none). */

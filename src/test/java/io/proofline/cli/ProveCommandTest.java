@@ -56,6 +56,28 @@ class ProveCommandTest {
         assertTrue(r.err.contains("cut.zkey"), r.err);
     }
 
+    /** The point checks overlap the proof, but a bad point still fails the command before any file is written. */
+    @Test
+    void aKeyPointOffItsCurveFailsTheProveAndWritesNothing() throws Exception {
+        byte[] bytes = Files.readAllBytes(MUL3.resolve("circuit.zkey"));
+        java.nio.ByteBuffer file = java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        int at = 12; // magic, version, section count; then (id u32, size u64, body) per section
+        while (file.getInt(at) != 8) {
+            at += 12 + (int) file.getLong(at + 4);
+        }
+        bytes[at + 12 + 64 + 32] ^= 1; // C[1].y's low bit: still reduced, off the curve
+        Path zkey = tmp.resolve("bad-point.zkey");
+        Files.write(zkey, bytes);
+
+        Run r = prove(zkey, MUL3.resolve("witness.wtns"));
+
+        assertEquals(2, r.rc, r.err);
+        // After the backend's line (auto): the key's problem, which the proof did not wait for.
+        assertEquals("prove: bad-point.zkey: section 8 (C): point 1 is not on the curve of bn254.G1",
+                r.err.lines().toList().getLast(), r.err);
+        assertTrue(Files.notExists(tmp.resolve("p.json")) && Files.notExists(tmp.resolve("q.json")));
+    }
+
     @Test
     void aMissingFileIsNamed() {
         Run r = prove(tmp.resolve("nope.zkey"), MUL3.resolve("witness.wtns"));
@@ -98,7 +120,8 @@ class ProveCommandTest {
         java.util.List<String> lines = err.toString().lines().toList();
         assertEquals(1, lines.size(), err.toString());
         assertTrue(lines.getFirst().matches("timings: (process start to CLI \\d+ ms, )?CLI to command \\d+ ms, "
-                + "key read \\d+ ms, witness read \\d+ ms, backend \\d+ ms, proof \\d+ ms, files written \\d+ ms, "
+                + "key read \\d+ ms, witness read \\d+ ms, backend \\d+ ms, proof \\d+ ms, key check \\d+ ms, "
+                + "files written \\d+ ms, "
                 + "command \\d+ ms"), lines.getFirst());
         assertTrue(Files.readString(tmp.resolve("p.json")).contains("pi_a"));
     }

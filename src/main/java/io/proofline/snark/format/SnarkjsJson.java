@@ -25,7 +25,11 @@ import java.util.Map;
  */
 final class SnarkjsJson {
 
-    static final ObjectMapper MAPPER = JsonMapper.builder().build();
+    /** Only reading parses; writing builds nodes and prints them itself, so a proof is written without a mapper. */
+    private static final class Parser {
+        static final ObjectMapper MAPPER = JsonMapper.builder().build();
+    }
+
     static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     /** Longest JSON file read: a verification key with a few hundred thousand public inputs is far below this. */
@@ -45,7 +49,7 @@ final class SnarkjsJson {
 
     static JsonNode parse(String json, String name) throws FormatException {
         try {
-            return MAPPER.readTree(json);
+            return Parser.MAPPER.readTree(json);
         } catch (JacksonException e) {
             throw new FormatException(name, "not valid JSON: " + e.getOriginalMessage());
         }
