@@ -38,6 +38,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Jobs as clients see them: validated submission (idempotent by {@code requestId}), durable queueing through the job
@@ -47,6 +51,8 @@ import java.util.UUID;
 public class JobService {
 
     private static final Logger LOG = LoggerFactory.getLogger(JobService.class);
+    /** Forces submissions' staged inputs to disk beside their check (blocking file I/O, one thread per job). */
+    private static final ExecutorService DURABILITY = Executors.newVirtualThreadPerTaskExecutor();
     public static final int MAX_PARTITIONS = 1024;
     public static final int MAX_PAGE_SIZE = 500;
 
@@ -59,9 +65,19 @@ public class JobService {
     public record NewPartition(PartitionInput.Format format, Path file, long size, String sha256, String field) {
     }
 
-    /** A submission; {@code priority}, {@code requestId} and {@code verify} may be null. */
+    /**
+     * A submission; {@code priority}, {@code requestId} and {@code verify} may be null. {@code startedNanos} is the
+     * {@link System#nanoTime()} at which its handling began (its body then still arriving), where the submit call's
+     * split ({@link IntakeTimings}) starts.
+     */
     public record NewJob(String circuitId, Priority priority, String requestId, Boolean verify,
-                         List<NewPartition> partitions) {
+                         List<NewPartition> partitions, long startedNanos) {
+
+        /** A submission whose inputs were at hand when it was made. */
+        public NewJob(String circuitId, Priority priority, String requestId, Boolean verify,
+                      List<NewPartition> partitions) {
+            this(circuitId, priority, requestId, verify, partitions, System.nanoTime());
+        }
     }
 
     /** The job a submission made or, for a repeated {@code requestId}, found. */
@@ -120,6 +136,7 @@ public class JobService {
      * the submission is the same (a replay), and 409 when it differs.
      */
     public Submitted submit(Tenant tenant, NewJob request) {
+        long received = System.nanoTime();
         String fingerprint = null;
         if (request.requestId() != null) {
             if (request.requestId().isBlank() || request.requestId().length() > 200) {
@@ -142,21 +159,33 @@ public class JobService {
         if (partitions.size() > MAX_PARTITIONS) {
             throw InvalidFieldException.malformed("partitions", "at most " + MAX_PARTITIONS + " partitions per job");
         }
-        partitions.forEach(p -> check(p, circuit));
-        checkFits(circuit);
-        admit(partitions.size());
+        // the staged files go to disk while they are checked (a read of the page cache, not of the disk)
+        CompletableFuture<Void> forced = CompletableFuture.runAsync(() -> partitions.forEach(p -> forceFile(p.file())),
+                DURABILITY);
+        try {
+            partitions.forEach(p -> check(p, circuit));
+            checkFits(circuit);
+            admit(partitions.size());
+        } catch (RuntimeException e) {
+            awaitQuietly(forced, e);
+            throw e;
+        }
+        long checked = System.nanoTime();
 
         String id = UUID.randomUUID().toString();
         Priority priority = request.priority() == null ? Priority.NORMAL : request.priority();
         JobRecord job = new JobRecord(id, circuit.id(), request.requestId(), JobState.QUEUED, priority,
                 request.verify(), partitions.size(), null, 0, false, null, null, Instant.now(), null, null);
-        List<PartitionRecord> rows = moveInputs(id, partitions);
+        List<PartitionRecord> rows = moveInputs(id, partitions, forced);
+        long durable = System.nanoTime();
         String submitted = fingerprint;
         try {
             tx.executeWithoutResult(status -> {
                 store.insert(job, tenant.principal(), submitted, rows);
                 scheduler.schedule(new TaskInstance<Void>(JobSchedulingConfiguration.PROVE_TASK, id, () -> null,
                         priority.ordinal()), Instant.now());
+                store.recordIntake(id, new IntakeTimings(millis(received - request.startedNanos()),
+                        millis(checked - received), millis(durable - checked), millis(System.nanoTime() - durable)));
                 // The scheduler's own immediate check runs before this transaction commits and cannot see the
                 // task: look again once it is visible, instead of leaving the job to the next polling tick.
                 TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
@@ -200,7 +229,8 @@ public class JobService {
             }
             JobRecord withTimings = new JobRecord(job.id(), job.circuitId(), job.requestId(), job.status(),
                     job.priority(), job.verify(), job.partitions(), job.owner(), job.attempts(),
-                    job.cancelRequested(), job.error(), Timings.of(live.get().timings()), job.createdAt(),
+                    job.cancelRequested(), job.error(), Timings.of(live.get().timings())
+                    .withIntake(job.timings() == null ? null : job.timings().intake()), job.createdAt(),
                     job.startedAt(), job.finishedAt());
             return new JobView(withTimings, merged);
         }
@@ -320,23 +350,62 @@ public class JobService {
     }
 
     /**
-     * The staged inputs become the job's by rename (the staging area is in the same data directory), each already
-     * on disk, so that a job whose row commits can always be read.
+     * The staged inputs become the job's by rename (the staging area is in the same data directory), each on disk
+     * ({@code forced}: their files) with its directory entry before the job's row can commit, so that a job that
+     * exists can always be read, after a crash too.
      */
-    private List<PartitionRecord> moveInputs(String id, List<NewPartition> partitions) {
+    private List<PartitionRecord> moveInputs(String id, List<NewPartition> partitions, CompletableFuture<Void> forced) {
         List<PartitionRecord> rows = new ArrayList<>();
+        Path dir = data.job(id);
         try {
-            Files.createDirectories(data.job(id));
+            // the files keep their staged names until they are forced: the forcing opens them by name
+            forced.join();
+            Files.createDirectories(dir);
             for (int i = 0; i < partitions.size(); i++) {
                 NewPartition p = partitions.get(i);
                 Files.move(p.file(), JobRunner.inputFile(data, id, i, p.format()), StandardCopyOption.ATOMIC_MOVE);
                 rows.add(new PartitionRecord(id, i, p.format(), p.size(), null, null, null));
             }
+            forceFile(dir);
+            forceFile(dir.getParent());
+        } catch (CompletionException e) {
+            deleteInputs(id);
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
         } catch (IOException e) {
+            awaitQuietly(forced, e);
             deleteInputs(id);
             throw new UncheckedIOException(e);
+        } catch (RuntimeException e) {
+            awaitQuietly(forced, e);
+            deleteInputs(id);
+            throw e;
         }
         return rows;
+    }
+
+    /** Writes a file (or a directory's entries) through to the disk. */
+    private static void forceFile(Path path) {
+        try (FileChannel channel = FileChannel.open(path, Files.isDirectory(path) ? StandardOpenOption.READ
+                : StandardOpenOption.WRITE)) {
+            channel.force(true);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + path + " to disk", e);
+        }
+    }
+
+    /** Waits for the forcing of a refused submission's files, which are removed afterwards. */
+    private static void awaitQuietly(CompletableFuture<Void> forced, Throwable cause) {
+        try {
+            forced.join();
+        } catch (RuntimeException e) {
+            if (e != cause && e.getCause() != cause) {
+                cause.addSuppressed(e);
+            }
+        }
+    }
+
+    private static long millis(long nanos) {
+        return nanos / 1_000_000;
     }
 
     private void deleteInputs(String id) {

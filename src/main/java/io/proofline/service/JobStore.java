@@ -64,6 +64,11 @@ class JobStore {
         }
     }
 
+    /** The submit call's split of a job inserted in the same transaction. */
+    void recordIntake(String id, IntakeTimings intake) {
+        jdbc.sql("update jobs set intake = ? where id = ?").params(JSON.writeValueAsString(intake), id).update();
+    }
+
     Optional<JobRecord> find(String id) {
         return jdbc.sql("select * from jobs where id = ?").param(id).query(JobStore::job).optional();
     }
@@ -262,8 +267,8 @@ class JobStore {
                 JobState.valueOf(rs.getString("status")), Priority.valueOf(rs.getString("priority")),
                 verify == null ? null : rs.getBoolean("verify"), rs.getInt("partitions"), rs.getString("owner"),
                 rs.getInt("attempts"), rs.getBoolean("cancel_requested"), rs.getString("error"),
-                timings(rs.getString("timings")), instant(rs, "created_at"), instant(rs, "started_at"),
-                instant(rs, "finished_at"));
+                withIntake(timings(rs.getString("timings")), rs.getString("intake")), instant(rs, "created_at"),
+                instant(rs, "started_at"), instant(rs, "finished_at"));
     }
 
     private static PartitionRecord partition(ResultSet rs, int row) throws SQLException {
@@ -287,6 +292,14 @@ class JobStore {
 
     private static Timings timings(String json) {
         return json == null ? null : JSON.readValue(json, Timings.class);
+    }
+
+    /** A job's timings with its submit call's split, where it has one (jobs from before V5 have none). */
+    private static Timings withIntake(Timings timings, String intake) {
+        if (intake == null) {
+            return timings;
+        }
+        return (timings == null ? Timings.ZERO : timings).withIntake(JSON.readValue(intake, IntakeTimings.class));
     }
 
     private static String truncate(String s) {

@@ -19,19 +19,26 @@ import java.util.List;
  * One submission's partition inputs on their way in: each is streamed from the request into its own file in a
  * staging directory under {@code data/tmp} (never whole on the heap), its SHA-256 taken as it passes, and the total
  * of all of them held to {@code proofline.store.max-job-size} while they arrive: the part that crosses it is a 413
- * at once. {@link JobService#submit} moves the files of an accepted job into the job's directory; closing the upload
- * removes whatever is still staged, so a refused, failed, replayed or cut-off submission leaves no file behind.
+ * at once. {@link JobService#submit} forces the files of an accepted job to disk (while it checks them) and moves them
+ * into the job's directory; closing the upload removes whatever is still staged, so a refused, failed, replayed or
+ * cut-off submission leaves no file behind.
  */
 public final class JobUpload implements AutoCloseable {
 
     private final Path dir;
     private final long limit;
     private final List<JobService.NewPartition> staged = new ArrayList<>();
+    private final long openedNanos = System.nanoTime();
     private long total;
 
     JobUpload(Path dir, long limit) {
         this.dir = dir;
         this.limit = limit;
+    }
+
+    /** The {@link System#nanoTime()} at which this upload was opened: where the submit call's split begins. */
+    public long openedNanos() {
+        return openedNanos;
     }
 
     /** What writes one part's bytes into the stream it is given (a base64 decoder, a JSON writer, a copy). */
@@ -80,8 +87,6 @@ public final class JobUpload implements AutoCloseable {
                     }
                 }
             });
-            // on disk before the job's row can commit, so that a job that exists can always be read
-            force(out, file);
         } catch (IOException | RuntimeException | Error e) {
             deleteQuietly(file, e);
             throw e;
@@ -97,14 +102,6 @@ public final class JobUpload implements AutoCloseable {
             return new FileOutputStream(file.toFile());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the staged file " + file, e);
-        }
-    }
-
-    private static void force(FileOutputStream out, Path file) {
-        try {
-            out.getChannel().force(true);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the staged file " + file, e);
         }
     }
 

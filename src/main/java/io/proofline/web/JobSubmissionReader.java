@@ -7,17 +7,13 @@ import io.proofline.service.JobService;
 import io.proofline.service.JobUpload;
 import io.proofline.service.ServiceException;
 import jakarta.servlet.http.HttpServletRequest;
-import org.apache.tomcat.util.http.fileupload.FileItemIterator;
-import org.apache.tomcat.util.http.fileupload.FileItemStream;
-import org.apache.tomcat.util.http.fileupload.FileUpload;
-import org.apache.tomcat.util.http.fileupload.impl.FileCountLimitExceededException;
-import org.apache.tomcat.util.http.fileupload.servlet.ServletRequestContext;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -39,6 +35,8 @@ final class JobSubmissionReader {
     static final String JOBS = "/api/v1/jobs";
     /** The longest value of a multipart text field (circuitId, priority, requestId, verify). */
     static final int MAX_FIELD_BYTES = 1024;
+    /** The most parts of a multipart job: the witnesses and the text fields. */
+    static final int MAX_PARTS = JobService.MAX_PARTITIONS + 16;
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -70,7 +68,7 @@ final class JobSubmissionReader {
             }
         }
         return new JobService.NewJob(submission.circuitId(), priority(submission.priority()), submission.requestId(),
-                submission.verify(), partitions);
+                submission.verify(), partitions, upload.openedNanos());
     }
 
     private static JobService.NewPartition partition(JobSubmission.Partition p, String field, JobUpload upload)
@@ -98,32 +96,32 @@ final class JobSubmissionReader {
      * in order, optional {@code priority}, {@code requestId}, {@code verify}; other parts are skipped.
      */
     static JobService.NewJob multipart(HttpServletRequest request, JobUpload upload) throws IOException {
-        FileUpload parser = new FileUpload();
-        // the witnesses and the text fields; each witness part is counted against MAX_PARTITIONS as it is staged
-        parser.setFileCountMax(JobService.MAX_PARTITIONS + 16);
         String circuitId = null;
         String priority = null;
         String requestId = null;
         String verify = null;
         int witnesses = 0;
+        int parts = 0;
         try {
-            FileItemIterator items = parser.getItemIterator(new ServletRequestContext(request));
-            while (items.hasNext()) {
-                FileItemStream item = items.next();
-                String name = item.getFieldName() == null ? "" : item.getFieldName();
-                try (InputStream in = item.openStream()) {
-                    switch (name) {
-                        case "witness" -> upload.stage(PartitionInput.Format.WTNS, "witness[" + witnesses++ + "]", in);
-                        case "circuitId" -> circuitId = text(name, in);
-                        case "priority" -> priority = text(name, in);
-                        case "requestId" -> requestId = text(name, in);
-                        case "verify" -> verify = text(name, in);
-                        default -> in.transferTo(OutputStream.nullOutputStream());
-                    }
+            MultipartReader body = new MultipartReader(request.getInputStream(),
+                    MultipartReader.boundary(request.getContentType()));
+            while (body.next()) {
+                if (++parts > MAX_PARTS) {
+                    throw InvalidFieldException.malformed("body", "at most " + MAX_PARTS + " parts per job");
+                }
+                String name = body.name();
+                switch (name) {
+                    case "witness" -> upload.stage(PartitionInput.Format.WTNS, "witness[" + witnesses++ + "]",
+                            body::transferTo);
+                    case "circuitId" -> circuitId = text(name, body);
+                    case "priority" -> priority = text(name, body);
+                    case "requestId" -> requestId = text(name, body);
+                    case "verify" -> verify = text(name, body);
+                    default -> body.transferTo(OutputStream.nullOutputStream());
                 }
             }
-        } catch (FileCountLimitExceededException e) {
-            throw InvalidFieldException.malformed("body", "at most " + parser.getFileCountMax() + " parts per job");
+        } catch (MultipartReader.MalformedException e) {
+            throw InvalidFieldException.malformed("body", "malformed multipart request: " + e.getMessage());
         } catch (IOException e) {
             throw refusal(e, () -> InvalidFieldException.malformed("body", "malformed multipart request: "
                     + e.getMessage()));
@@ -135,15 +133,23 @@ final class JobSubmissionReader {
             throw InvalidFieldException.malformed("witness", "at least one 'witness' part (.wtns) is required");
         }
         return new JobService.NewJob(circuitId, priority(priority), requestId, bool(verify, "verify"),
-                upload.partitions());
+                upload.partitions(), upload.openedNanos());
     }
 
-    private static String text(String field, InputStream in) throws IOException {
-        byte[] value = in.readNBytes(MAX_FIELD_BYTES + 1);
-        if (value.length > MAX_FIELD_BYTES) {
-            throw InvalidFieldException.malformed(field, field + " is longer than " + MAX_FIELD_BYTES + " bytes");
-        }
-        return new String(value, StandardCharsets.UTF_8);
+    /** A text field's value, refused past {@link #MAX_FIELD_BYTES} without reading it on. */
+    private static String text(String field, MultipartReader body) throws IOException {
+        ByteArrayOutputStream value = new ByteArrayOutputStream() {
+            @Override
+            public void write(byte[] b, int off, int len) {
+                if (count + len > MAX_FIELD_BYTES) {
+                    throw InvalidFieldException.malformed(field, field + " is longer than " + MAX_FIELD_BYTES
+                            + " bytes");
+                }
+                super.write(b, off, len);
+            }
+        };
+        body.transferTo(value);
+        return value.toString(StandardCharsets.UTF_8);
     }
 
     private static Boolean bool(String value, String field) {

@@ -198,6 +198,14 @@ class ServiceApiTest {
         JsonNode job = api.awaitJob(r.json().get("id").asString(), Duration.ofMinutes(2));
         assertThat(job.get("status").asString()).isEqualTo("DONE");
         assertThat(job.get("partitions")).hasSize(3);
+        // the submit call's split, written with the job's rows, outlives the run's own timings written at its end
+        JsonNode intake = job.get("timings").get("intake");
+        assertThat(intake).as(job.toString()).isNotNull();
+        for (String phase : new String[]{"receivedMs", "checkedMs", "durableMs", "rowsMs"}) {
+            assertThat(intake.get(phase).asLong(-1)).as(phase).isNotNegative();
+        }
+        assertThat(job.get("timings").get("totalMs").asLong()).isPositive();
+        assertThat(job.get("partitions").get(0).get("timings").has("intake")).isFalse();
     }
 
     @Test
