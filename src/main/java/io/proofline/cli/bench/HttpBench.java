@@ -103,9 +103,10 @@ final class HttpBench implements BenchSuite {
             int failures = check(warm, workload, warm.size(), out);
 
             List<String> rows = new ArrayList<>();
-            rows.add(String.format("%-8s %6s %7s %9s %9s %9s %9s %9s %10s %11s %10s %13s %8s %8s %10s  %s",
+            rows.add(String.format("%-8s %6s %7s %9s %9s %9s %9s %9s %10s %11s %10s %17s %13s %8s %8s %10s  %s",
                     "clients", "jobs", "proofs", "p50 ms", "p95 ms", "p99 ms", "max ms", "proofs/s", "engine ms",
-                    "outside ms", "submit ms", "start p50/95", "run+ ms", "tail ms", "peak RSS", "device busy"));
+                    "outside ms", "submit ms", "rcv/chk/dur/rows", "start p50/95", "run+ ms", "tail ms", "peak RSS",
+                    "device busy"));
             for (int c : clients) {
                 int jobs = Options.intValue(opts, "--jobs", Math.max(8, 4 * c));
                 PipelineSampler.Figures figures;
@@ -125,7 +126,10 @@ final class HttpBench implements BenchSuite {
             rows.forEach(out::println);
             out.println("latency: submit -> proofs fetched, per job; engine ms: the median job's time in the service's "
                     + "engine (its timings.totalMs); outside ms: the median of latency - engine time, split (medians) "
-                    + "into submit ms: the submit call (upload, durable write of the inputs, the job's rows); start: "
+                    + "into submit ms: the submit call (upload, durable write of the inputs, the job's rows), of which "
+                    + "rcv/chk/dur/rows: the service's own split (timings.intake: body received and staged, inputs "
+                    + "checked, inputs on disk beyond the check, rows written; the rest is connection, headers, commit, "
+                    + "answer); start: "
                     + "createdAt -> startedAt (the hand-over from the REST call to a job runner); run+ ms: startedAt -> "
                     + "finishedAt minus the engine time (reading inputs back, the job's writes); tail ms: finishedAt -> "
                     + "proofs fetched (the wait's answer, the fetch); peak RSS: largest sampled VmRSS; device busy: share of "
@@ -142,15 +146,18 @@ final class HttpBench implements BenchSuite {
                 .sorted().toArray();
         long[] handOver = done.stream().mapToLong(d -> startMillis(d.job())).sorted().toArray();
         long[] submit = done.stream().mapToLong(d -> d.submitNanos() / 1_000_000).sorted().toArray();
+        String intake = String.join("/", java.util.stream.Stream.of("receivedMs", "checkedMs", "durableMs", "rowsMs")
+                .map(phase -> String.valueOf(percentile(done.stream().mapToLong(d -> d.job().path("timings")
+                        .path("intake").path(phase).asLong(0)).sorted().toArray(), 50))).toList());
         long[] runOverhead = done.stream().mapToLong(d -> runMillis(d.job()) - engineMillis(d.job())).sorted().toArray();
         long[] tail = done.stream().mapToLong(d -> Duration.between(instant(d.job(), "finishedAt"), d.fetchedAt())
                 .toMillis()).sorted().toArray();
         double proofsPerSecond = (double) done.size() * partitions / (wallNanos / 1e9);
-        return String.format("%-8d %6d %7d %9.1f %9.1f %9.1f %9.1f %9.2f %10d %11d %10d %13s %8d %8d %10s  %s",
+        return String.format("%-8d %6d %7d %9.1f %9.1f %9.1f %9.1f %9.2f %10d %11d %10d %17s %13s %8d %8d %10s  %s",
                 clients,
                 done.size(), done.size() * partitions, ms(percentile(latencies, 50)), ms(percentile(latencies, 95)),
                 ms(percentile(latencies, 99)), ms(latencies[latencies.length - 1]), proofsPerSecond,
-                percentile(engine, 50), percentile(outside, 50), percentile(submit, 50),
+                percentile(engine, 50), percentile(outside, 50), percentile(submit, 50), intake,
                 percentile(handOver, 50) + "/" + percentile(handOver, 95), percentile(runOverhead, 50),
                 percentile(tail, 50), mib(figures.peakRssBytes()),
                 figures.busyText());

@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Flow;
 
 /**
  * The REST API of a running Proofline service as {@code bench http} drives it: one Java {@link HttpClient} shared by
@@ -44,8 +46,69 @@ final class ServiceClient implements AutoCloseable {
         }
 
         HttpRequest.BodyPublisher body() throws IOException {
-            return path == null ? HttpRequest.BodyPublishers.ofByteArray(bytes) : HttpRequest.BodyPublishers.ofFile(path);
+            return path == null ? slices(bytes) : HttpRequest.BodyPublishers.ofFile(path);
         }
+    }
+
+    /** The pieces of a body from memory: a witness is sent in 1 MiB views of its array. */
+    private static final int SLICE = 1 << 20;
+
+    /**
+     * {@code bytes} as a body of views of the array: {@code BodyPublishers.ofByteArray} copies the whole array into
+     * 16 KiB buffers for every request, and with them the client sent a 33 MB witness at a third of the rate curl
+     * does, which the bench then reported as the service's submit time (docs/lab/2026-12-05-submit-path.md).
+     */
+    static HttpRequest.BodyPublisher slices(byte[] bytes) {
+        if (bytes.length == 0) {
+            return HttpRequest.BodyPublishers.noBody();
+        }
+        Flow.Publisher<ByteBuffer> views = subscriber -> subscriber.onSubscribe(new Flow.Subscription() {
+            private long demand;
+            private boolean emitting;
+            private boolean cancelled;
+            private int next;
+            private boolean completed;
+
+            @Override
+            public void request(long n) {
+                synchronized (this) {
+                    demand = demand + n < 0 ? Long.MAX_VALUE : demand + n;
+                    if (emitting) {
+                        return; // the loop below, further up this stack or on another thread, sends it
+                    }
+                    emitting = true;
+                }
+                while (true) {
+                    ByteBuffer view;
+                    synchronized (this) {
+                        if (cancelled || completed || (demand == 0 && next < bytes.length)) {
+                            emitting = false;
+                            return;
+                        }
+                        if (next == bytes.length) {
+                            completed = true;
+                            view = null;
+                        } else {
+                            demand--;
+                            int length = Math.min(SLICE, bytes.length - next);
+                            view = ByteBuffer.wrap(bytes, next, length).slice();
+                            next += length;
+                        }
+                    }
+                    if (view == null) {
+                        subscriber.onComplete();
+                    } else {
+                        subscriber.onNext(view);
+                    }
+                }
+            }
+
+            @Override
+            public synchronized void cancel() {
+                cancelled = true;
+            }
+        });
+        return HttpRequest.BodyPublishers.fromPublisher(views, bytes.length);
     }
 
     /** An answer that was not the expected status. */
