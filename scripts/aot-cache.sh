@@ -1,7 +1,7 @@
 #!/bin/sh
 # Makes the JDK's ahead-of-time cache (JEP 483/514/515) for an extracted Proofline jar: one training run of
-# `aot-training` (a small dev-circuit proof of each curve, through `prove` and `verify`) under -XX:AOTCacheOutput, which
-# writes the jar's name with .aot beside it. bin/proofline and the Docker image start with it when it is there.
+# `aot-training` (three proofs of a 32,768-constraint dev circuit of each curve, through `prove`, and `verify`) under
+# -XX:AOTCacheOutput, which writes the jar's name with .aot beside it. bin/proofline and the Docker image start with it when it is there.
 # The Maven build runs this after the jar is built (skip with -Dproofline.skipAot); the Docker image runs it in its
 # runtime stage, since a cache holds only for the JVM and the jar paths it was made with.
 #

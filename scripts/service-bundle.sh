@@ -6,17 +6,24 @@
 #     proofline-service/jre/              a jlinked Java runtime with the modules the service needs: jdeps on the
 #                                         classes and their libraries, plus those reached by reflection or service
 #                                         loading (the same list as docker/Dockerfile's runtime)
-#     proofline-service/app/classes/      target/classes (templates, static files, migrations, application.yml), no
+#     proofline-service/app/proofline.jar target/classes (templates, static files, migrations, application.yml) as
+#                                         the extracted layout's plain jar (Main-Class, Class-Path lib/...), no
 #                                         kernels: the GPU machine builds them (native-cuda/build.sh) and the service
 #                                         loads them from proofline.gpu.kernels
 #     proofline-service/app/lib/*.jar     every runtime library; JCuda's natives jar cut down to libJCudaDriver
-#     proofline-service/bin/proofline     runs the service (`serve`) or any CLI command with that runtime
+#     proofline-service/bin/proofline     runs the service (`serve`) or any CLI command with that runtime, through
+#                                         the repository's launcher (bin/launcher: the same JVM options as the
+#                                         Docker image; the AOT cache app/proofline.aot when there is one)
+#     proofline-service/bin/aot-cache.sh  makes that cache on the machine that runs it, as the Docker image's build
+#                                         does (a cache holds only for the runtime and jar paths it was made with):
+#                                         bin/aot-cache.sh app/proofline.jar WORK_DIR jre/bin/java
 #     proofline-service/COMMIT            the commit it was built from
 #
 # The libraries' jars are rewritten with their entries stored, not deflated (same entries, same order, same
-# manifests): xz over stored class files packs about twice as tightly as over deflated ones. The runtime is linked
-# without compression for the same reason. Intermediate results are kept in target/service-bundle/ (the runtime is
-# linked again only when the module list or the JDK changes).
+# manifests): xz over stored class files packs about twice as tightly as over deflated ones; the application's jar is
+# stored too. The runtime is linked without compression for the same reason, and without the JDK's default CDS
+# archive (29 MB): the AOT cache that bin/aot-cache.sh makes there holds the JDK's classes too. Intermediate results
+# are kept in target/service-bundle/ (the runtime is linked again only when the module list or the JDK changes).
 #
 #   scripts/service-bundle.sh                 # then carry .service to the GPU machine; scripts/device-service-run.sh
 #                                             # there unpacks and runs it
@@ -93,30 +100,47 @@ PY
 tree="$stage/tree/proofline-service"
 rm -rf "$stage/tree" && mkdir -p "$tree/app/lib" "$tree/bin"
 cp -a "$stage/jre" "$tree/jre"
-mkdir -p "$tree/app/classes"
-tar -C target/classes --exclude=./native -cf - . | tar -C "$tree/app/classes" -xf -
 for jar in "$stage"/deps/*.jar; do
     cp "$stage/stored/$(basename "$jar")" "$tree/app/lib/"
 done
+# The application's classes as the plain jar of Spring Boot's extracted layout (the AOT cache holds classes from
+# jars only, not from a folder), its manifest naming the libraries.
+python3 - target/classes "$tree/app/proofline.jar" $(cd "$tree/app" && ls lib/*.jar) <<'PY'
+import os, sys, zipfile
+classes, target, libs = sys.argv[1], sys.argv[2], sys.argv[3:]
+def wrapped(line):
+    data, out = line.encode(), []
+    while len(data) > 70:
+        out.append(data[:70]); data = b' ' + data[70:]
+    return b'\r\n'.join(out + [data]) + b'\r\n'
+manifest = b''.join(wrapped(l) for l in ['Manifest-Version: 1.0', 'Main-Class: io.proofline.Proofline',
+                                          'Class-Path: ' + ' '.join(libs)]) + b'\r\n'
+with zipfile.ZipFile(target, 'w', zipfile.ZIP_STORED) as jar:
+    jar.writestr('META-INF/MANIFEST.MF', manifest)
+    for root, dirs, files in os.walk(classes):
+        dirs[:] = sorted(d for d in dirs if not (root == classes and d == 'native'))
+        if root != classes and os.path.relpath(root, classes) != 'META-INF':
+            # Directory entries: Spring's classpath scanning asks the class loader for the package's folder.
+            jar.writestr(os.path.relpath(root, classes) + '/', b'')
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            rel = os.path.relpath(path, classes)
+            if rel != 'META-INF/MANIFEST.MF':
+                jar.write(path, rel)
+PY
 git rev-parse --short HEAD > "$tree/COMMIT"
 git status --porcelain --untracked-files=no | grep -q . && echo "(with uncommitted changes)" >> "$tree/COMMIT"
+cp bin/proofline "$tree/bin/launcher"
+cp scripts/aot-cache.sh "$tree/bin/aot-cache.sh"
 cat > "$tree/bin/proofline" <<'RUN'
 #!/usr/bin/env bash
 # Proofline with its bundled runtime: `proofline serve [--spring.options]` starts the service, any other first
-# argument is a CLI command (proofline dev-circuit ..., proofline bench http ...). The JVM's heap options are
-# PROOFLINE_JAVA_OPTS when set, else the service's heap rule for this machine's memory limit (`heap-opts`, as the
-# Docker entrypoint does).
+# argument is a CLI command (proofline dev-circuit ..., proofline bench http ...), through the repository's launcher
+# (bin/launcher) with this runtime and jar. PROOFLINE_JAVA_OPTS, when set, replaces the heap options.
 home="$(cd "$(dirname "$0")/.." && pwd)"
-java="$home/jre/bin/java"
-cp="$home/app/classes:$home/app/lib/*"
-if [[ -z "${PROOFLINE_JAVA_OPTS:-}" ]]; then
-    PROOFLINE_JAVA_OPTS="$("$java" -Xmx64m -XX:TieredStopAtLevel=1 -cp "$cp" io.proofline.Proofline heap-opts)" || exit 1
-fi
-# shellcheck disable=SC2086
-exec "$java" $PROOFLINE_JAVA_OPTS --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector \
-    -cp "$cp" io.proofline.Proofline "$@"
+JAVA_HOME="$home/jre" PROOFLINE_JAR="$home/app/proofline.jar" exec "$home/bin/launcher" "$@"
 RUN
-chmod +x "$tree/bin/proofline"
+chmod +x "$tree/bin/proofline" "$tree/bin/launcher" "$tree/bin/aot-cache.sh"
 
 say "compressing (xz -$level)"
 mkdir -p "$out"

@@ -6,6 +6,7 @@ import io.proofline.algebra.pairing.Pairing;
 import io.proofline.algebra.pairing.PairingCurve;
 
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * A pairing-friendly curve as the snark layer sees it: the name snarkjs gives it in its JSON files ({@code bn128},
@@ -20,9 +21,13 @@ public final class SnarkCurve {
     private final PrimeField fr;
     private final CurveGroup g1;
     private final CurveGroup g2;
-    private final PairingCurve pairing;
+    /**
+     * The pairing's constants, read when first needed: deriving them (the tower's Frobenius coefficients) is slow in
+     * a cold JVM, and a one-shot proof never pairs.
+     */
+    private final Supplier<PairingCurve> pairing;
 
-    SnarkCurve(String name, CurveGroup g1, CurveGroup g2, PairingCurve pairing) {
+    SnarkCurve(String name, CurveGroup g1, CurveGroup g2, Supplier<PairingCurve> pairing) {
         this.name = Objects.requireNonNull(name);
         this.g1 = Objects.requireNonNull(g1);
         this.g2 = Objects.requireNonNull(g2);
@@ -61,12 +66,12 @@ public final class SnarkCurve {
 
     /** The optimal ate pairing's constants. */
     public PairingCurve pairingCurve() {
-        return pairing;
+        return pairing.get();
     }
 
     /** A new pairing engine: it has scratch, so one per thread. */
     public Pairing newPairing() {
-        return new Pairing(pairing);
+        return new Pairing(pairing.get());
     }
 
     /** Bytes of an affine G1 point in snarkjs's encoding: x‖y. */

@@ -18,11 +18,11 @@ public final class SnarkCurves {
 
     /** BN254, snarkjs's {@code bn128}. */
     public static final SnarkCurve BN128 = new SnarkCurve("bn128", Bn254Curves.G1, Bn254Curves.G2,
-            Bn254Pairing.CURVE);
+            () -> Bn254Pairing.CURVE);
 
     /** BLS12-381, snarkjs's {@code bls12381}. */
     public static final SnarkCurve BLS12381 = new SnarkCurve("bls12381", Bls12381Curves.G1,
-            Bls12381Curves.G2, Bls12381Pairing.CURVE);
+            Bls12381Curves.G2, () -> Bls12381Pairing.CURVE);
 
     private static final List<SnarkCurve> ALL = List.of(BN128, BLS12381);
 

@@ -35,22 +35,22 @@ class AotTrainingCommandTest {
         assertThat(first.rc()).as(first.err()).isZero();
         assertThat(first.out()).contains("2 proof(s) of each of [bn128, bls12381] at 32 constraints, verified");
         for (String curve : new String[] {"bn128", "bls12381"}) {
-            assertThat(dir.resolve(curve).resolve("proof.json")).isNotEmptyFile();
-            assertThat(Files.readString(dir.resolve(curve).resolve("proof.json"))).contains("\"curve\"");
+            assertThat(dir.resolve(curve + "-32").resolve("proof.json")).isNotEmptyFile();
+            assertThat(Files.readString(dir.resolve(curve + "-32").resolve("proof.json"))).contains("\"curve\"");
         }
-        long made = Files.getLastModifiedTime(dir.resolve("bn128").resolve("circuit.zkey")).toMillis();
+        long made = Files.getLastModifiedTime(dir.resolve("bn128-32").resolve("circuit.zkey")).toMillis();
 
         Run again = run("aot-training", dir.toString(), "--constraints", "32", "--proofs", "1");
 
         assertThat(again.rc()).as(again.err()).isZero();
-        assertThat(Files.getLastModifiedTime(dir.resolve("bn128").resolve("circuit.zkey")).toMillis())
+        assertThat(Files.getLastModifiedTime(dir.resolve("bn128-32").resolve("circuit.zkey")).toMillis())
                 .as("the circuit made by the first run is reused").isEqualTo(made);
     }
 
     @Test
     void aFailingStepFailsTheTraining(@TempDir Path dir) throws Exception {
-        Files.createDirectories(dir.resolve("bn128"));
-        Files.writeString(dir.resolve("bn128").resolve("circuit.zkey"), "not a zkey");
+        Files.createDirectories(dir.resolve("bn128-32"));
+        Files.writeString(dir.resolve("bn128-32").resolve("circuit.zkey"), "not a zkey");
 
         Run run = run("aot-training", dir.toString(), "--constraints", "32");
 

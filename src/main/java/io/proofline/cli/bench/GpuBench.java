@@ -3,6 +3,7 @@ package io.proofline.cli.bench;
 import io.proofline.cli.GpuOptions;
 import io.proofline.cli.Options;
 import io.proofline.cli.UsageException;
+import io.proofline.cli.WitnessOption;
 import io.proofline.gpu.GpuConfig;
 import io.proofline.gpu.GpuCurve;
 import io.proofline.gpu.GpuUnavailableException;
@@ -23,7 +24,7 @@ import java.util.Map;
 final class GpuBench implements BenchSuite {
 
     private static final String[] OPTIONS = {"--curves", "--msm", "--g2-msm", "--ntt", "--proofs", "--repeats", "--warmup",
-            "--finish-repeats", "--seconds", "--seed"};
+            "--finish-repeats", "--seconds", "--seed", WitnessOption.NAME};
     static final String DEFAULT_MSM = "16-24";
     static final String DEFAULT_G2_MSM = "16-22";
     static final String DEFAULT_NTT = "16-24";
@@ -40,7 +41,8 @@ final class GpuBench implements BenchSuite {
     public String description() {
         return "GPU MSM, NTT and full proofs, both curves, vs DESIGN §8 bounds and ICICLE [--curves bn128,bls12381] "
                 + "[--msm 16-24] [--g2-msm 16-22] [--ntt 16-24] [--proofs 16-22] (log2 sizes: a-b, a,b,c or none) [--repeats 11] "
-                + "[--warmup 3] [--finish-repeats 3] [--seconds 540] [--seed N] " + GpuOptions.USAGE;
+                + "[--warmup 3] [--finish-repeats 3] [--seconds 540] [--seed N] " + WitnessOption.USAGE + " "
+                + GpuOptions.USAGE;
     }
 
     @Override
@@ -81,7 +83,8 @@ final class GpuBench implements BenchSuite {
         if (msm.isEmpty() && g2Msm.isEmpty() && ntt.isEmpty() && proofs.isEmpty()) {
             throw new UsageException("nothing to measure: --msm, --g2-msm, --ntt and --proofs are all none");
         }
-        return new GpuBenchmark.Options(curves, msm, g2Msm, ntt, proofs, warmup, repeats, finishRepeats, seconds, seed);
+        return new GpuBenchmark.Options(curves, msm, g2Msm, ntt, proofs, warmup, repeats, finishRepeats, seconds, seed,
+                WitnessOption.of(opts));
     }
 
     /** {@code bn128} / {@code bn254} and {@code bls12381} / {@code bls12-381} / {@code bls12_381}, comma-separated. */

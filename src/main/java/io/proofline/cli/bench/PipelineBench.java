@@ -1,6 +1,7 @@
 package io.proofline.cli.bench;
 
 import io.proofline.cli.GpuOptions;
+import io.proofline.cli.WitnessOption;
 import io.proofline.cli.Options;
 import io.proofline.cli.ByteSizes;
 import io.proofline.cli.UsageException;
@@ -39,6 +40,7 @@ import io.proofline.snark.prover.CpuProverBackend;
 import io.proofline.snark.prover.DeviceShare;
 import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.setup.DevSetup;
+import io.proofline.snark.setup.WitnessDistribution;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -91,7 +93,7 @@ final class PipelineBench implements BenchSuite {
         return "--curve bn128|bls12381|bn128,bls12381 --constraints N[,N...] --partitions P --jobs J"
                 + " --synthesis-workers W[,W...] (--limit SIZE [--budget SIZE] | --budget SIZE) --policy budget|baseline[,...] [--backend cpu|gpu]"
                 + " [--devices 0,1] [--cpu-fallback true|false] [--workers-per-device D] [--finalizer-threads F]"
-                + " [--verify true|false] [--dir DIR] " + GpuOptions.USAGE;
+                + " [--verify true|false] [--dir DIR] " + WitnessOption.USAGE + " " + GpuOptions.USAGE;
     }
 
     /** One curve's dev circuit, loaded. */
@@ -102,7 +104,7 @@ final class PipelineBench implements BenchSuite {
     public int run(String[] args, PrintStream out) throws Exception {
         Map<String, String> opts = Options.parse(args, GpuOptions.with("--curve", "--constraints", "--partitions",
                 "--jobs", "--synthesis-workers", "--budget", "--policy", "--workers-per-device", "--verify", "--dir",
-                "--backend", "--devices", "--cpu-fallback", "--finalizer-threads", "--limit"));
+                "--backend", "--devices", "--cpu-fallback", "--finalizer-threads", "--limit", WitnessOption.NAME));
         List<SnarkCurve> curves = new ArrayList<>();
         for (String name : Options.list(opts, "--curve", "bn128")) {
             SnarkCurve curve = SnarkCurves.byName(name)
@@ -129,6 +131,7 @@ final class PipelineBench implements BenchSuite {
                 default -> throw new UsageException("--policy must be budget or baseline (or both: budget,baseline)");
             });
         }
+        WitnessDistribution witness = WitnessOption.of(opts);
         int workersPerDevice = Options.intValue(opts, "--workers-per-device", 1);
         int finalizerThreads = Options.intValue(opts, "--finalizer-threads", EngineConfig.DEFAULT_FINALIZER_THREADS);
         boolean verify = Boolean.parseBoolean(opts.getOrDefault("--verify", "true"));
@@ -153,7 +156,8 @@ final class PipelineBench implements BenchSuite {
             int circuitCount = curves.size() * constraintCounts.size();
             for (SnarkCurve curve : curves) {
                 for (int constraints : constraintCounts) {
-                    circuits.add(load(curve, constraints, dir(opts, curve, constraints, circuitCount), out));
+                    circuits.add(load(curve, constraints, witness,
+                            dir(opts, curve, constraints, witness, circuitCount), out));
                 }
             }
             out.printf("devices: %s%n", devices);
@@ -382,17 +386,20 @@ final class PipelineBench implements BenchSuite {
     }
 
     /** {@code --dir} for one circuit; with several circuits, one folder per circuit under it. */
-    private static Path dir(Map<String, String> opts, SnarkCurve curve, int constraints, int circuitCount) {
+    private static Path dir(Map<String, String> opts, SnarkCurve curve, int constraints, WitnessDistribution witness,
+                            int circuitCount) {
         String given = opts.get("--dir");
-        String name = "dev-" + curve.name() + "-" + constraints;
+        String name = "dev-" + curve.name() + "-" + constraints
+                + (witness == WitnessDistribution.UNIFORM ? "" : "-" + witness.cliName());
         if (given == null) {
             return Path.of(".bench", name);
         }
         return circuitCount == 1 ? Path.of(given) : Path.of(given, name);
     }
 
-    private static Circuit load(SnarkCurve curve, int constraints, Path dir, PrintStream out) throws IOException {
-        ensureDevCircuit(curve, constraints, dir, out);
+    private static Circuit load(SnarkCurve curve, int constraints, WitnessDistribution distribution, Path dir,
+                                PrintStream out) throws IOException {
+        ensureDevCircuit(curve, constraints, distribution, dir, out);
         ProvingKey key = ZkeyReader.read(dir.resolve("circuit.zkey"), PointCheck.CURVE);
         try {
             byte[] witness = Files.readAllBytes(dir.resolve("witness.wtns"));
@@ -410,13 +417,15 @@ final class PipelineBench implements BenchSuite {
         return snapshot.count(BufferClass.ABC) / 3;
     }
 
-    private static void ensureDevCircuit(SnarkCurve curve, int constraints, Path dir, PrintStream out) throws IOException {
+    private static void ensureDevCircuit(SnarkCurve curve, int constraints, WitnessDistribution witness, Path dir,
+                                         PrintStream out) throws IOException {
         if (Files.exists(dir.resolve("circuit.zkey")) && Files.exists(dir.resolve("witness.wtns"))) {
             return;
         }
         Files.createDirectories(dir);
-        out.println("generating an INSECURE dev circuit of " + constraints + " constraints into " + dir);
-        try (DevSetup.Result r = DevSetup.generate(curve, constraints, 2, 1)) {
+        out.println("generating an INSECURE dev circuit of " + constraints + " constraints, " + witness.cliName()
+                + " witness, into " + dir);
+        try (DevSetup.Result r = DevSetup.generate(curve, constraints, 2, 1, 1, witness)) {
             ZkeyWriter.write(r.key(), dir.resolve("circuit.zkey"));
             WtnsWriter.write(r.witness(), dir.resolve("witness.wtns"));
         }

@@ -6,6 +6,7 @@ import io.proofline.algebra.field.PrimeField;
 import io.proofline.gpu.internal.DeviceBuffer;
 import io.proofline.gpu.GpuCurve;
 import io.proofline.gpu.internal.GpuStream;
+import io.proofline.snark.setup.WitnessDistribution;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -37,7 +38,7 @@ final class BenchInputs {
         }
     }
 
-    static Msm msm(GpuCurve curve, int n, SplittableRandom random, GpuStream stream) {
+    static Msm msm(GpuCurve curve, int n, WitnessDistribution witness, SplittableRandom random, GpuStream stream) {
         ReferenceG1 g1 = ReferenceG1.of(curve);
         PrimeField fr = curve.fr();
         int distinct = Math.min(n, MsmInput.DISTINCT_POINTS);
@@ -53,7 +54,7 @@ final class BenchInputs {
             }
             stream.synchronize();
             try (Arena arena = Arena.ofShared()) {
-                Scalars drawn = Scalars.draw(fr, n, random, distinct, arena);
+                Scalars drawn = Scalars.draw(fr, n, witness, random, distinct, arena);
                 scalars = upload(drawn.values());
                 return new Msm(points, scalars, drawn.expectedLog(fr, base.logs()));
             }
@@ -87,7 +88,8 @@ final class BenchInputs {
      */
     record G2Host(long[] base, int distinct, MemorySegment scalars, long[] expected) {
 
-        static G2Host draw(GpuCurve curve, int n, int distinct, SplittableRandom random, Arena arena) {
+        static G2Host draw(GpuCurve curve, int n, int distinct, WitnessDistribution witness, SplittableRandom random,
+                           Arena arena) {
             CurveGroup g2 = curve.snarkCurve().g2();
             CurveOps ops = g2.newOps();
             PrimeField fr = curve.fr();
@@ -99,17 +101,18 @@ final class BenchInputs {
                 System.arraycopy(k, 0, logs, j * fr.limbs(), fr.limbs());
                 System.arraycopy(ops.mulAffine(g2.generatorCopy(), fr.toBigInteger(k)), 0, base, j * pw, pw);
             }
-            Scalars drawn = Scalars.draw(fr, n, random, distinct, arena);
+            Scalars drawn = Scalars.draw(fr, n, witness, random, distinct, arena);
             long[] expected = ops.mulAffine(g2.generatorCopy(), drawn.expectedLog(fr, logs));
             return new G2Host(base, distinct, drawn.values(), expected);
         }
     }
 
     /** {@link G2Host} on the device: its distinct points tiled to n by doubling copies, and its scalars. */
-    static G2Msm g2Msm(GpuCurve curve, int n, SplittableRandom random, GpuStream stream) {
+    static G2Msm g2Msm(GpuCurve curve, int n, WitnessDistribution witness, SplittableRandom random,
+                       GpuStream stream) {
         long affine = 8L * curve.snarkCurve().g2().affineWidth();
         try (Arena arena = Arena.ofShared()) {
-            G2Host host = G2Host.draw(curve, n, Math.min(n, G2_DISTINCT), random, arena);
+            G2Host host = G2Host.draw(curve, n, Math.min(n, G2_DISTINCT), witness, random, arena);
             DeviceBuffer points = DeviceBuffer.allocate(n * affine);
             DeviceBuffer scalars = null;
             try {
@@ -137,7 +140,7 @@ final class BenchInputs {
     /** n elements uniform in Fr on the device (canonical limbs, which are also valid Montgomery limbs). */
     static DeviceBuffer uniform(PrimeField fr, int n, SplittableRandom random) {
         try (Arena arena = Arena.ofShared()) {
-            return upload(Scalars.draw(fr, n, random, 0, arena).values());
+            return upload(Scalars.draw(fr, n, WitnessDistribution.UNIFORM, random, 0, arena).values());
         }
     }
 
@@ -159,7 +162,8 @@ final class BenchInputs {
     record Scalars(MemorySegment values, long[] residueSums, int residues) {
 
         /** Draws in parallel, one split of {@code random} per chunk, so the values depend on the seed alone. */
-        static Scalars draw(PrimeField fr, int n, SplittableRandom random, int residues, Arena arena) {
+        static Scalars draw(PrimeField fr, int n, WitnessDistribution witness, SplittableRandom random, int residues,
+                            Arena arena) {
             int w = fr.limbs();
             int chunks = (n + CHUNK - 1) / CHUNK;
             SplittableRandom[] streams = new SplittableRandom[chunks];
@@ -173,7 +177,7 @@ final class BenchInputs {
                 int count = Math.min(CHUNK, n - from);
                 long[] values = new long[count * w];
                 for (int i = 0; i < count; i++) {
-                    drawElement(fr, streams[c], values, i * w);
+                    drawElement(fr, witness, streams[c], values, i * w);
                 }
                 MemorySegment.copy(values, 0, host, ValueLayout.JAVA_LONG, (long) from * w * 8, values.length);
                 if (residues > 0) {
@@ -214,8 +218,18 @@ final class BenchInputs {
     }
 
     /** A uniform element below r: random limbs cut to r's bit length, redrawn until reduced. */
-    private static void drawElement(PrimeField fr, SplittableRandom random, long[] out, int offset) {
+    /**
+     * One canonical element: uniform in Fr, or for {@link WitnessDistribution#POREP} 0 or 1 nine times in ten (as a
+     * PoRep witness's bits) and uniform otherwise.
+     */
+    private static void drawElement(PrimeField fr, WitnessDistribution witness, SplittableRandom random, long[] out,
+                                    int offset) {
         int w = fr.limbs();
+        if (witness == WitnessDistribution.POREP && random.nextInt(10) != 0) {
+            java.util.Arrays.fill(out, offset, offset + w, 0L);
+            out[offset] = random.nextBoolean() ? 1 : 0;
+            return;
+        }
         int topBits = fr.modulus().bitLength() - 64 * (w - 1);
         long topMask = topBits >= 64 ? -1L : (1L << topBits) - 1;
         do {

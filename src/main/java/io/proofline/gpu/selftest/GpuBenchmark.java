@@ -22,6 +22,7 @@ import io.proofline.snark.SnarkCurves;
 import io.proofline.snark.prover.Synthesis;
 import io.proofline.snark.prover.Synthesized;
 import io.proofline.snark.setup.DevSetup;
+import io.proofline.snark.setup.WitnessDistribution;
 
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
@@ -66,10 +67,11 @@ public final class GpuBenchmark {
      * @param repeats       timed runs per row (the median is reported)
      * @param finishRepeats proofs finished (and verified) per proof row
      * @param seconds       no row starts after this many seconds (or when it would not end in time)
+     * @param witness       the MSMs' scalars and the proofs' witnesses: uniform, or mostly 0/1 as a PoRep witness
      */
     public record Options(List<GpuCurve> curves, List<Integer> msmLogs, List<Integer> g2MsmLogs, List<Integer> nttLogs,
                           List<Integer> proofLogs, int warmups, int repeats, int finishRepeats, long seconds,
-                          long seed) {
+                          long seed, WitnessDistribution witness) {
         public Options {
             curves = List.copyOf(curves);
             msmLogs = List.copyOf(msmLogs);
@@ -169,7 +171,7 @@ public final class GpuBenchmark {
         int n = 1 << log;
         ReferenceG1 g1 = ReferenceG1.of(curve);
         long setup = System.nanoTime();
-        try (BenchInputs.Msm in = BenchInputs.msm(curve, n, random, stream); GpuMsm msm = new GpuMsm(module, curve, n, config.msmShape())) {
+        try (BenchInputs.Msm in = BenchInputs.msm(curve, n, options.witness(), random, stream); GpuMsm msm = new GpuMsm(module, curve, n, config.msmShape())) {
             double setupS = secondsSince(setup);
             long[] expected = g1.toAffine(g1.multiply(g1.fromAffine(g1.generator()), in.expectedLog()));
             long[] got = g1.affineFromXyzz(msm.run(in.points(), in.scalars(), stream));
@@ -208,7 +210,7 @@ public final class GpuBenchmark {
     private void g2Msm(KernelModule module, GpuStream stream, GpuTimer timer, GpuCurve curve, int log) {
         int n = 1 << log;
         long setup = System.nanoTime();
-        try (BenchInputs.G2Msm in = BenchInputs.g2Msm(curve, n, random, stream);
+        try (BenchInputs.G2Msm in = BenchInputs.g2Msm(curve, n, options.witness(), random, stream);
              GpuMsm msm = new GpuMsm(module, GpuGroup.g2(curve), n, config.msmShape())) {
             double setupS = secondsSince(setup);
             boolean ok = Arrays.equals(msm.runAffine(in.points(), in.scalars(), stream), in.expected());
@@ -264,7 +266,8 @@ public final class GpuBenchmark {
      */
     private void proof(GpuProverBackend gpu, GpuCurve curve, int log) {
         long setup = System.nanoTime();
-        try (DevSetup.Result dev = DevSetup.generate(snarkCurve(curve), 1 << log, PUBLIC, options.seed() + log);
+        try (DevSetup.Result dev = DevSetup.generate(snarkCurve(curve), 1 << log, PUBLIC, options.seed() + log,
+                1, options.witness());
              Arena arena = Arena.ofShared()) {
             ProvingKey key = dev.key();
             double setupS = secondsSince(setup);

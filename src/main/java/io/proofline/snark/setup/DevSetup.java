@@ -71,12 +71,18 @@ public final class DevSetup {
      * past the circuit's are zero).
      */
     public static Result generate(SnarkCurve curve, int nConstraints, int nPublic, long seed, int minDomainSize) {
+        return generate(curve, nConstraints, nPublic, seed, minDomainSize, WitnessDistribution.UNIFORM);
+    }
+
+    /** As {@link #generate(SnarkCurve, int, int, long, int)}, with a witness of the given distribution. */
+    public static Result generate(SnarkCurve curve, int nConstraints, int nPublic, long seed, int minDomainSize,
+                                  WitnessDistribution distribution) {
         if (minDomainSize < 1 || Integer.bitCount(minDomainSize) != 1) {
             throw new IllegalArgumentException("the domain size must be a power of two: " + minDomainSize);
         }
         PrimeField fr = curve.fr();
         int limbs = fr.limbs();
-        SyntheticCircuit circuit = SyntheticCircuit.generate(fr, nConstraints, nPublic, seed);
+        SyntheticCircuit circuit = SyntheticCircuit.generate(fr, nConstraints, nPublic, seed, distribution);
         int n = Math.max(domainSize(nConstraints, nPublic), minDomainSize);
         int log = Integer.numberOfTrailingZeros(n);
         int m = circuit.nVars;

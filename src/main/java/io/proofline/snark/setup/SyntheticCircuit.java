@@ -15,6 +15,10 @@ import java.util.SplittableRandom;
  * {@code w[2]} a public input; then {@value #FREE_INPUTS} private inputs; then one variable per other constraint. So
  * {@code m = nConstraints + nPublic + FREE_INPUTS}. Sparse rows are CSR arrays; coefficients and the witness are
  * Montgomery limbs, flat.
+ *
+ * <p>With {@link WitnessDistribution#POREP} nine constraints in ten (chosen at random, never the last) are bit gates
+ * over variables known to be 0 or 1 (w[0] and earlier gate outputs, half of them among the 16 most recent): NOT,
+ * {@code (w₀ − x)·w₀}, or AND, {@code x·y}. Their outputs are bits again, so most of the witness is 0 or 1.
  */
 final class SyntheticCircuit {
 
@@ -39,7 +43,8 @@ final class SyntheticCircuit {
     private final long[] small;
     private final long[] minusOne;
 
-    private SyntheticCircuit(PrimeField fr, int nConstraints, int nPublic, SplittableRandom rnd) {
+    private SyntheticCircuit(PrimeField fr, int nConstraints, int nPublic, WitnessDistribution distribution,
+                             SplittableRandom rnd) {
         this.fr = fr;
         this.small = new long[1001 * fr.limbs()];
         for (int k = 0; k <= 1000; k++) {
@@ -70,30 +75,44 @@ final class SyntheticCircuit {
         int aCount = 0;
         int bCount = 0;
         int defined = firstDefined; // variables [0, defined) have values, except w[1] until the end
+        // Variables whose value is 0 or 1, for the bit gates (POREP only): w[0] first.
+        int[] bits = new int[nConstraints + 1];
+        int bitCount = 1;
         for (int i = 0; i < nConstraints; i++) {
             boolean last = i == nConstraints - 1;
             int out = last ? 1 : defined;
             aStart[i] = aCount;
-            fr.setZero(sa, 0);
-            int terms = 1 + rnd.nextInt(3);
-            for (int k = 0; k < terms; k++, aCount++) {
-                aVar[aCount] = pickVariable(rnd, defined);
-                randomCoefficient(rnd, aCoef, aCount * limbs);
-                fr.mul(aCoef, aCount * limbs, witness, aVar[aCount] * limbs, t, 0);
-                fr.add(sa, 0, t, 0, sa, 0);
-            }
             bStart[i] = bCount;
-            fr.setZero(sb, 0);
-            terms = 1 + rnd.nextInt(2);
-            for (int k = 0; k < terms; k++, bCount++) {
-                bVar[bCount] = pickVariable(rnd, defined);
-                randomCoefficient(rnd, bCoef, bCount * limbs);
-                fr.mul(bCoef, bCount * limbs, witness, bVar[bCount] * limbs, t, 0);
-                fr.add(sb, 0, t, 0, sb, 0);
+            if (distribution == WitnessDistribution.POREP && !last && rnd.nextInt(10) != 0) {
+                int x = pickBit(rnd, bits, bitCount);
+                if (rnd.nextBoolean()) { // NOT: (w₀ − x)·w₀
+                    aCount = term(aVar, aCoef, aCount, 0, small, limbs);
+                    aCount = term(aVar, aCoef, aCount, x, minusOne, 0);
+                    bCount = term(bVar, bCoef, bCount, 0, small, limbs);
+                } else { // AND: x·y
+                    aCount = term(aVar, aCoef, aCount, x, small, limbs);
+                    bCount = term(bVar, bCoef, bCount, pickBit(rnd, bits, bitCount), small, limbs);
+                }
+            } else {
+                int terms = 1 + rnd.nextInt(3);
+                for (int k = 0; k < terms; k++, aCount++) {
+                    aVar[aCount] = pickVariable(rnd, defined);
+                    randomCoefficient(rnd, aCoef, aCount * limbs);
+                }
+                terms = 1 + rnd.nextInt(2);
+                for (int k = 0; k < terms; k++, bCount++) {
+                    bVar[bCount] = pickVariable(rnd, defined);
+                    randomCoefficient(rnd, bCoef, bCount * limbs);
+                }
             }
+            dot(aStart[i], aCount, aVar, aCoef, sa, t);
+            dot(bStart[i], bCount, bVar, bCoef, sb, t);
             cVar[i] = out;
             fr.mul(sa, 0, sb, 0, witness, out * limbs);
             if (!last) {
+                if (fr.isZero(witness, out * limbs) || fr.isOne(witness, out * limbs)) {
+                    bits[bitCount++] = out;
+                }
                 defined++;
             }
         }
@@ -102,11 +121,34 @@ final class SyntheticCircuit {
     }
 
     /** {@code nConstraints ≥ 1} random constraints over {@code fr} with {@code nPublic ∈ {1, 2}}. */
-    static SyntheticCircuit generate(PrimeField fr, int nConstraints, int nPublic, long seed) {
+    static SyntheticCircuit generate(PrimeField fr, int nConstraints, int nPublic, long seed,
+                                     WitnessDistribution distribution) {
         if (nConstraints < 1 || nPublic < 1 || nPublic > 2) {
             throw new IllegalArgumentException("need ≥ 1 constraint and 1 or 2 public signals");
         }
-        return new SyntheticCircuit(fr, nConstraints, nPublic, new SplittableRandom(seed));
+        return new SyntheticCircuit(fr, nConstraints, nPublic, distribution, new SplittableRandom(seed));
+    }
+
+    /** Σ coefficient·w over the terms [from, to) into {@code sum}; {@code t} is scratch. */
+    private void dot(int from, int to, int[] vars, long[] coefs, long[] sum, long[] t) {
+        int limbs = fr.limbs();
+        fr.setZero(sum, 0);
+        for (int k = from; k < to; k++) {
+            fr.mul(coefs, k * limbs, witness, vars[k] * limbs, t, 0);
+            fr.add(sum, 0, t, 0, sum, 0);
+        }
+    }
+
+    /** Writes the term coefficient·w[variable] at {@code index} (the coefficient's limbs at {@code coefOff}). */
+    private int term(int[] vars, long[] coefs, int index, int variable, long[] coef, int coefOff) {
+        vars[index] = variable;
+        System.arraycopy(coef, coefOff, coefs, index * fr.limbs(), fr.limbs());
+        return index + 1;
+    }
+
+    /** A variable known to be 0 or 1: half the time among the 16 most recent such. */
+    private static int pickBit(SplittableRandom rnd, int[] bits, int count) {
+        return rnd.nextBoolean() ? bits[Math.max(0, count - 1 - rnd.nextInt(16))] : bits[rnd.nextInt(count)];
     }
 
     /** A variable with a value: w[0] or an input/defined one, never w[1] (the output, set last). */

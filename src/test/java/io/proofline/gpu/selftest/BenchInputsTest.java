@@ -4,6 +4,7 @@ import io.proofline.algebra.curve.CurveGroup;
 import io.proofline.algebra.curve.Msm;
 import io.proofline.algebra.field.PrimeField;
 import io.proofline.gpu.GpuCurve;
+import io.proofline.snark.setup.WitnessDistribution;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
@@ -21,6 +22,41 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * CPU's Msm (G2).
  */
 class BenchInputsTest {
+
+    /** PoRep-like scalars: nine in ten are 0 or 1, and the tiled answer still sums them all. */
+    @Test
+    void porepLikeScalarsAreMostlyBitsAndTheAnswerStillSumsThem() {
+        long seed = new SplittableRandom().nextLong();
+        PrimeField fr = GpuCurve.BN254.fr();
+        int n = (1 << 16) + 3;
+        int residues = 5;
+        SplittableRandom random = new SplittableRandom(seed);
+        long[] logs = new long[residues * fr.limbs()];
+        BigInteger[] logValues = new BigInteger[residues];
+        for (int j = 0; j < residues; j++) {
+            long[] k = fr.random(random);
+            System.arraycopy(k, 0, logs, j * fr.limbs(), fr.limbs());
+            logValues[j] = fr.toBigInteger(k);
+        }
+        try (Arena arena = Arena.ofShared()) {
+            BenchInputs.Scalars s = BenchInputs.Scalars.draw(fr, n, WitnessDistribution.POREP, random, residues, arena);
+            BigInteger want = BigInteger.ZERO;
+            int bits = 0;
+            for (int i = 0; i < n; i++) {
+                BigInteger v = BigInteger.ZERO;
+                for (int k = fr.limbs() - 1; k >= 0; k--) {
+                    long limb = s.values().getAtIndex(ValueLayout.JAVA_LONG, (long) i * fr.limbs() + k);
+                    v = v.shiftLeft(64).or(new BigInteger(Long.toUnsignedString(limb)));
+                }
+                assertTrue(v.compareTo(fr.modulus()) < 0, "scalar " + i + " not reduced (seed " + seed + ")");
+                bits += v.compareTo(BigInteger.ONE) <= 0 ? 1 : 0;
+                want = want.add(v.multiply(logValues[i % residues]));
+            }
+            assertEquals(want.mod(fr.modulus()), s.expectedLog(fr, logs), "seed " + seed);
+            double share = (double) bits / n;
+            assertTrue(share > 0.88 && share < 0.92, "0/1 share " + share + ", seed " + seed);
+        }
+    }
 
     @Test
     void scalarsAreReducedAndTheTiledAnswerIsTheDirectSum() {
@@ -40,7 +76,7 @@ class BenchInputsTest {
                 logValues[j] = fr.toBigInteger(k);
             }
             try (Arena arena = Arena.ofShared()) {
-                BenchInputs.Scalars s = BenchInputs.Scalars.draw(fr, n, random, residues, arena);
+                BenchInputs.Scalars s = BenchInputs.Scalars.draw(fr, n, WitnessDistribution.UNIFORM, random, residues, arena);
                 BigInteger want = BigInteger.ZERO;
                 BigInteger top = BigInteger.ZERO;
                 for (int i = 0; i < n; i++) {
@@ -64,8 +100,8 @@ class BenchInputsTest {
     void theSameSeedDrawsTheSameScalars() {
         PrimeField fr = GpuCurve.BN254.fr();
         try (Arena arena = Arena.ofShared()) {
-            var a = BenchInputs.Scalars.draw(fr, 70_000, new SplittableRandom(5), 0, arena).values();
-            var b = BenchInputs.Scalars.draw(fr, 70_000, new SplittableRandom(5), 0, arena).values();
+            var a = BenchInputs.Scalars.draw(fr, 70_000, WitnessDistribution.UNIFORM, new SplittableRandom(5), 0, arena).values();
+            var b = BenchInputs.Scalars.draw(fr, 70_000, WitnessDistribution.UNIFORM, new SplittableRandom(5), 0, arena).values();
             assertEquals(-1, a.mismatch(b));
         }
     }
@@ -80,7 +116,7 @@ class BenchInputsTest {
             int n = 150;
             int distinct = 7;
             try (Arena arena = Arena.ofShared()) {
-                BenchInputs.G2Host host = BenchInputs.G2Host.draw(curve, n, distinct, new SplittableRandom(seed), arena);
+                BenchInputs.G2Host host = BenchInputs.G2Host.draw(curve, n, distinct, WitnessDistribution.UNIFORM, new SplittableRandom(seed), arena);
                 long[] points = new long[n * pw];
                 for (int i = 0; i < n; i++) {
                     System.arraycopy(host.base(), (i % distinct) * pw, points, i * pw, pw);
