@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -27,9 +28,34 @@ class BenchInputsTest {
     @Test
     void porepLikeScalarsAreMostlyBitsAndTheAnswerStillSumsThem() {
         long seed = new SplittableRandom().nextLong();
-        PrimeField fr = GpuCurve.BN254.fr();
         int n = (1 << 16) + 3;
-        int residues = 5;
+        BigInteger[] values = drawAndCheck(GpuCurve.BN254, n, WitnessDistribution.POREP, 5, seed);
+        long bits = Arrays.stream(values).filter(v -> v.compareTo(BigInteger.ONE) <= 0).count();
+        double share = (double) bits / n;
+        assertTrue(share > 0.88 && share < 0.92, "0/1 share " + share + ", seed " + seed);
+    }
+
+    @Test
+    void scalarsAreReducedAndTheTiledAnswerIsTheDirectSum() {
+        long seed = new SplittableRandom().nextLong();
+        for (GpuCurve curve : GpuCurve.values()) {
+            BigInteger r = curve.fr().modulus();
+            // More than one parallel chunk, and a count that is not a multiple of the residues.
+            BigInteger[] values = drawAndCheck(curve, (1 << 17) + 5, WitnessDistribution.UNIFORM, 7, seed);
+            BigInteger top = Arrays.stream(values).reduce(BigInteger.ZERO, BigInteger::max);
+            // Uniform below r: the largest of 2^17 draws is within 2^-10 of r (fails with probability ~e^-128).
+            assertTrue(top.compareTo(r.subtract(r.shiftRight(10))) > 0, "not uniform, seed " + seed);
+        }
+    }
+
+    /**
+     * Draws n scalars of {@code distribution} with {@code residues} random logs, checks each is reduced and the tiled
+     * answer equals Σ sᵢ·k_{i mod residues} in BigInteger arithmetic, and returns the scalars.
+     */
+    private static BigInteger[] drawAndCheck(GpuCurve curve, int n, WitnessDistribution distribution, int residues,
+                                             long seed) {
+        PrimeField fr = curve.fr();
+        BigInteger r = fr.modulus();
         SplittableRandom random = new SplittableRandom(seed);
         long[] logs = new long[residues * fr.limbs()];
         BigInteger[] logValues = new BigInteger[residues];
@@ -39,60 +65,21 @@ class BenchInputsTest {
             logValues[j] = fr.toBigInteger(k);
         }
         try (Arena arena = Arena.ofShared()) {
-            BenchInputs.Scalars s = BenchInputs.Scalars.draw(fr, n, WitnessDistribution.POREP, random, residues, arena);
+            BenchInputs.Scalars s = BenchInputs.Scalars.draw(fr, n, distribution, random, residues, arena);
+            BigInteger[] values = new BigInteger[n];
             BigInteger want = BigInteger.ZERO;
-            int bits = 0;
             for (int i = 0; i < n; i++) {
                 BigInteger v = BigInteger.ZERO;
                 for (int k = fr.limbs() - 1; k >= 0; k--) {
                     long limb = s.values().getAtIndex(ValueLayout.JAVA_LONG, (long) i * fr.limbs() + k);
                     v = v.shiftLeft(64).or(new BigInteger(Long.toUnsignedString(limb)));
                 }
-                assertTrue(v.compareTo(fr.modulus()) < 0, "scalar " + i + " not reduced (seed " + seed + ")");
-                bits += v.compareTo(BigInteger.ONE) <= 0 ? 1 : 0;
+                assertTrue(v.compareTo(r) < 0, "scalar " + i + " not reduced (seed " + seed + ")");
+                values[i] = v;
                 want = want.add(v.multiply(logValues[i % residues]));
             }
-            assertEquals(want.mod(fr.modulus()), s.expectedLog(fr, logs), "seed " + seed);
-            double share = (double) bits / n;
-            assertTrue(share > 0.88 && share < 0.92, "0/1 share " + share + ", seed " + seed);
-        }
-    }
-
-    @Test
-    void scalarsAreReducedAndTheTiledAnswerIsTheDirectSum() {
-        long seed = new SplittableRandom().nextLong();
-        for (GpuCurve curve : GpuCurve.values()) {
-            PrimeField fr = curve.fr();
-            BigInteger r = fr.modulus();
-            int residues = 7;
-            // More than one parallel chunk, and a count that is not a multiple of the residues.
-            int n = (1 << 17) + 5;
-            SplittableRandom random = new SplittableRandom(seed);
-            long[] logs = new long[residues * fr.limbs()];
-            BigInteger[] logValues = new BigInteger[residues];
-            for (int j = 0; j < residues; j++) {
-                long[] k = fr.random(random);
-                System.arraycopy(k, 0, logs, j * fr.limbs(), fr.limbs());
-                logValues[j] = fr.toBigInteger(k);
-            }
-            try (Arena arena = Arena.ofShared()) {
-                BenchInputs.Scalars s = BenchInputs.Scalars.draw(fr, n, WitnessDistribution.UNIFORM, random, residues, arena);
-                BigInteger want = BigInteger.ZERO;
-                BigInteger top = BigInteger.ZERO;
-                for (int i = 0; i < n; i++) {
-                    BigInteger v = BigInteger.ZERO;
-                    for (int k = fr.limbs() - 1; k >= 0; k--) {
-                        long limb = s.values().getAtIndex(ValueLayout.JAVA_LONG, (long) i * fr.limbs() + k);
-                        v = v.shiftLeft(64).or(new BigInteger(Long.toUnsignedString(limb)));
-                    }
-                    assertTrue(v.compareTo(r) < 0, "scalar " + i + " not reduced (seed " + seed + ")");
-                    top = top.max(v);
-                    want = want.add(v.multiply(logValues[i % residues]));
-                }
-                assertEquals(want.mod(r), s.expectedLog(fr, logs), curve + ", seed " + seed);
-                // Uniform below r: the largest of 2^17 draws is within 2^-10 of r (fails with probability ~e^-128).
-                assertTrue(top.compareTo(r.subtract(r.shiftRight(10))) > 0, "not uniform, seed " + seed);
-            }
+            assertEquals(want.mod(r), s.expectedLog(fr, logs), curve + ", seed " + seed);
+            return values;
         }
     }
 
