@@ -109,10 +109,8 @@ class GpuBackendFaultsAbuseTest {
     @Test
     void jobsProveDespiteAGpuThatCannotBeOpenedAndOneWithAStickyErrorAndTheServiceStaysHealthy() throws Exception {
         Api api = new Api(port, KEY);
-        Api.Response registered = api.postMultipart("/api/v1/circuits", Map.of(
-                "zkey", Files.readAllBytes(MUL3.resolve("circuit.zkey"))), Map.of("name", "mul3"));
-        assertThat(registered.status()).as(registered.body()).isIn(200, 201);
-        String circuit = registered.json().get("id").asString();
+        String circuit = api.registerCircuit(Map.of(
+                "zkey", Files.readAllBytes(MUL3.resolve("circuit.zkey"))), Map.of("name", "mul3")).get("id").asString();
         String witness = Base64.getEncoder().encodeToString(Files.readAllBytes(MUL3.resolve("witness.wtns")));
         String body = "{\"circuitId\":\"" + circuit + "\",\"partitions\":[{\"witness\":\"" + witness + "\"},"
                 + "{\"witness\":\"" + witness + "\"}]}";

@@ -78,10 +78,8 @@ abstract class InputAbuseSuite {
     /** Health UP, a good job proved and verified, nothing reserved, no upload left behind. */
     void assertServiceStillServes() throws Exception {
         assertThat(new Api(port, null).get("/actuator/health").json().get("status").asString()).isEqualTo("UP");
-        Api.Response registered = api.postMultipart("/api/v1/circuits",
-                Map.of("zkey", Files.readAllBytes(MUL3.resolve("circuit.zkey"))), Map.of("name", "mul3"));
-        assertThat(registered.status()).as(registered.body()).isIn(200, 201);
-        String circuit = registered.json().get("id").asString();
+        String circuit = api.registerCircuit(
+                Map.of("zkey", Files.readAllBytes(MUL3.resolve("circuit.zkey"))), Map.of("name", "mul3")).get("id").asString();
         String witness = Base64.getEncoder().encodeToString(Files.readAllBytes(MUL3.resolve("witness.wtns")));
         Api.Response submitted = api.postJson("/api/v1/jobs", """
                 {"circuitId":"%s","verify":true,"partitions":[{"witness":"%s"}]}""".formatted(circuit, witness));

@@ -85,14 +85,8 @@ class MultipartJobAbuseTest extends InputAbuseSuite {
     }
 
     private String registerMul3() throws Exception {
-        Api.Response registered = api.postMultipart("/api/v1/circuits",
-                Map.of("zkey", Files.readAllBytes(MUL3.resolve("circuit.zkey"))), Map.of("name", "mul3"));
-        assertThat(registered.status()).as(registered.body()).isIn(200, 201, 202);
-        String id = registered.json().get("id").asString();
-        // 202: its points are still being checked; jobs are taken once it is READY
-        awaitTrue(() -> "READY".equals(api.get("/api/v1/circuits/" + id).json().path("state").asString("READY")),
-                "circuit " + id + " READY");
-        return id;
+        return api.registerCircuit(
+                Map.of("zkey", Files.readAllBytes(MUL3.resolve("circuit.zkey"))), Map.of("name", "mul3")).get("id").asString();
     }
 
     private void assertGoodMultipartJobProves(String circuit) throws Exception {

@@ -55,10 +55,8 @@ class GracefulShutdownTest {
         Instant closing = null;
         try {
             Api api = new Api(Integer.parseInt(context.getEnvironment().getProperty("local.server.port")), KEY);
-            Api.Response registered = api.postMultipart("/api/v1/circuits",
-                    Map.of("zkey", Files.readAllBytes(circuitDir.resolve("circuit.zkey"))), Map.of());
-            assertThat(registered.status()).as(registered.body()).isIn(200, 201);
-            String circuit = registered.json().get("id").asString();
+            String circuit = api.registerCircuit(
+                    Map.of("zkey", Files.readAllBytes(circuitDir.resolve("circuit.zkey"))), Map.of()).get("id").asString();
             String w = Base64.getEncoder().encodeToString(Files.readAllBytes(circuitDir.resolve("witness.wtns")));
             // As many partitions as synthesis workers: all are admitted at once, so none is left queued (a job with
             // a queued partition goes back to the queue at shutdown instead of finishing).

@@ -180,20 +180,8 @@ class MemoryCgroupTest {
         }
 
         String register(Path circuitDir) throws Exception {
-            Api.Response r = api().postMultipart("/api/v1/circuits",
-                    Map.of("zkey", Files.readAllBytes(circuitDir.resolve("circuit.zkey"))), Map.of());
-            // 201 when the key's check ended within the answer time, else 202 and the circuit is REGISTERING
-            assertThat(r.status()).as(r.body()).isIn(201, 202);
-            String id = r.json().get("id").asString();
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-            String state = r.json().get("state").asString();
-            while (!"READY".equals(state)) {
-                assertThat(state).as("circuit %s", id).isEqualTo("REGISTERING");
-                assertThat(System.nanoTime() - deadline).as("registration of %s still running", id).isNegative();
-                Thread.sleep(200);
-                state = api().get("/api/v1/circuits/" + id).json().get("state").asString();
-            }
-            return id;
+            return api().registerCircuit(
+                    Map.of("zkey", Files.readAllBytes(circuitDir.resolve("circuit.zkey"))), Map.of()).get("id").asString();
         }
 
         /**

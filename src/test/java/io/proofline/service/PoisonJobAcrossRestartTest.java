@@ -61,11 +61,10 @@ class PoisonJobAcrossRestartTest {
             Api.Response health = api.get("/actuator/health");
             assertThat(health.status()).as(health.body()).isEqualTo(200);
             assertThat(health.json().get("status").asString()).isEqualTo("UP");
-            Api.Response registered = api.postMultipart("/api/v1/circuits",
-                    Map.of("zkey", Files.readAllBytes(MUL3.resolve("circuit.zkey"))), Map.of());
-            assertThat(registered.status()).as(registered.body()).isIn(200, 201);
+            String circuit = api.registerCircuit(
+                    Map.of("zkey", Files.readAllBytes(MUL3.resolve("circuit.zkey"))), Map.of()).get("id").asString();
             String witness = Base64.getEncoder().encodeToString(Files.readAllBytes(MUL3.resolve("witness.wtns")));
-            String good = api.postJson("/api/v1/jobs", "{\"circuitId\":\"" + registered.json().get("id").asString()
+            String good = api.postJson("/api/v1/jobs", "{\"circuitId\":\"" + circuit
                     + "\",\"partitions\":[{\"witness\":\"" + witness + "\"}]}").json().get("id").asString();
             JsonNode done = api.awaitJob(good, Duration.ofMinutes(1));
             assertThat(done.get("status").asString()).as(done.toString()).isEqualTo("DONE");

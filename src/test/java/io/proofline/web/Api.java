@@ -80,6 +80,29 @@ public final class Api {
         return b;
     }
 
+    /**
+     * Registers a circuit and waits until it is READY: the service answers 201 when the key's check ends within
+     * {@code proofline.registration.answer-within}, else 202 with the circuit REGISTERING (a loaded machine makes
+     * even a small key take that path), and 200 when the key was registered before. Answers the READY circuit.
+     */
+    public JsonNode registerCircuit(Map<String, byte[]> files, Map<String, String> fields) throws Exception {
+        Response r = postMultipart("/api/v1/circuits", files, fields);
+        if (r.status() != 200 && r.status() != 201 && r.status() != 202) {
+            throw new AssertionError("registration answered " + r.status() + ": " + r.body());
+        }
+        String id = r.json().get("id").asString();
+        long end = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+        JsonNode circuit = r.json();
+        while (!circuit.get("state").asString().equals("READY")) {
+            if (!circuit.get("state").asString().equals("REGISTERING") || System.nanoTime() > end) {
+                throw new AssertionError("circuit " + id + " did not become READY: " + circuit);
+            }
+            Thread.sleep(100);
+            circuit = get("/api/v1/circuits/" + id).json();
+        }
+        return circuit;
+    }
+
     /** Polls the job until it is DONE, FAILED or CANCELLED. */
     public JsonNode awaitJob(String id, Duration timeout) throws Exception {
         long end = System.nanoTime() + timeout.toNanos();
