@@ -40,10 +40,8 @@ class CrashRestartTest {
         String partitions = ("{\"witness\":\"" + w + "\"},").repeat(5) + "{\"witness\":\"" + w + "\"}";
         try (ServiceProcess first = ServiceProcess.start("crash-1", props)) {
             Api api = first.api();
-            Api.Response registered = api.postMultipart("/api/v1/circuits",
-                    Map.of("zkey", Files.readAllBytes(circuitDir.resolve("circuit.zkey"))), Map.of());
-            assertThat(registered.status()).as(registered.body()).isEqualTo(201);
-            circuit = registered.json().get("id").asString();
+            circuit = api.registerCircuit(
+                    Map.of("zkey", Files.readAllBytes(circuitDir.resolve("circuit.zkey"))), Map.of()).get("id").asString();
             running = api.postJson("/api/v1/jobs", "{\"circuitId\":\"%s\",\"partitions\":[%s]}"
                     .formatted(circuit, partitions)).json().get("id").asString();
             queued = api.postJson("/api/v1/jobs", "{\"circuitId\":\"%s\",\"priority\":\"LOW\",\"partitions\":[%s]}"

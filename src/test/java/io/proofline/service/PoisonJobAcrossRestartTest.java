@@ -39,13 +39,12 @@ class PoisonJobAcrossRestartTest {
         String poison;
         try (ServiceProcess first = ServiceProcess.start("poison-1", props)) {
             Api api = first.api();
-            Api.Response registered = api.postMultipart("/api/v1/circuits",
-                    Map.of("zkey", Files.readAllBytes(circuitDir.resolve("circuit.zkey"))), Map.of());
-            assertThat(registered.status()).as(registered.body()).isEqualTo(201);
+            String circuit = api.registerCircuit(
+                    Map.of("zkey", Files.readAllBytes(circuitDir.resolve("circuit.zkey"))), Map.of()).get("id").asString();
             String w = Base64.getEncoder().encodeToString(Files.readAllBytes(circuitDir.resolve("witness.wtns")));
             String partitions = ("{\"witness\":\"" + w + "\"},").repeat(7) + "{\"witness\":\"" + w + "\"}";
             poison = api.postJson("/api/v1/jobs", "{\"circuitId\":\"%s\",\"partitions\":[%s]}"
-                    .formatted(registered.json().get("id").asString(), partitions)).json().get("id").asString();
+                    .formatted(circuit, partitions)).json().get("id").asString();
             CrashRestartTest.awaitStatus(api, poison, "RUNNING", Duration.ofSeconds(60));
             first.kill();
         }

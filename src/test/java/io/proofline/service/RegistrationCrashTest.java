@@ -58,8 +58,7 @@ class RegistrationCrashTest {
                 Thread.sleep(200); // removed once the application is ready
             }
             assertThat(orphan).as("a circuit directory without a row").doesNotExist();
-            Api.Response registered = second.api().postMultipart("/api/v1/circuits", Map.of("zkey", zkey), Map.of());
-            assertThat(registered.status()).as(registered.body()).isEqualTo(201);
+            second.api().registerCircuit(Map.of("zkey", zkey), Map.of());
             assertThat(entries(data.resolve("circuits"))).hasSize(1);
         }
     }

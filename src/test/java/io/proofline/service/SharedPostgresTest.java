@@ -67,10 +67,8 @@ class SharedPostgresTest {
         String partitions = ("{\"witness\":\"" + w + "\"},").repeat(5) + "{\"witness\":\"" + w + "\"}";
         try (ServiceProcess a = ServiceProcess.start("pg-a", propsA);
              ServiceProcess b = ServiceProcess.start("pg-b", propsB)) {
-            Api.Response registered = a.api().postMultipart("/api/v1/circuits",
-                    Map.of("zkey", Files.readAllBytes(circuitDir.resolve("circuit.zkey"))), Map.of());
-            assertThat(registered.status()).as(registered.body()).isEqualTo(201);
-            String circuit = registered.json().get("id").asString();
+            String circuit = a.api().registerCircuit(
+                    Map.of("zkey", Files.readAllBytes(circuitDir.resolve("circuit.zkey"))), Map.of()).get("id").asString();
             assertThat(b.api().get("/api/v1/circuits/" + circuit).status()).isEqualTo(200);
 
             String job = a.api().postJson("/api/v1/jobs", "{\"circuitId\":\"%s\",\"partitions\":[%s]}"
