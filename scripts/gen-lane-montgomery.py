@@ -201,14 +201,15 @@ def reduce_body():
 
 
 def scatter_body():
-    o = [f"{IND12}int n = count - g;",
-         f"{IND12}long[] out = n >= LANES ? dst : partial;",
-         f"{IND12}int o = n >= LANES ? dstOff + elementStride * g : 0;"]
-    o.append(f"{IND12}w0.intoArray(out, o, starts, 0);")
-    for i in range(1, WORDS):
-        o.append(f"{IND12}w{i}.intoArray(out, o + {i}, starts, 0);")
-    o.append(f"{IND12}for (int j = 0; n < LANES && j < n; j++) {{")
-    o.append(f"{IND12}    System.arraycopy(partial, elementStride * j, dst, dstOff + elementStride * (g + j), WORDS);")
+    # Stored whole into a small buffer and written to the elements word by word: a scatter (intoArray with an index
+    # map) has no AVX2 instruction, and C2's fallback boxes every vector of the group (hundreds of MiB per proof).
+    o = [f"{IND12}int n = Math.min(LANES, count - g);"]
+    for i in range(WORDS):
+        o.append(f"{IND12}w{i}.intoArray(words, {i} * LANES);")
+    o.append(f"{IND12}for (int j = 0; j < n; j++) {{")
+    o.append(f"{IND12}    int o = dstOff + elementStride * (g + j);")
+    for i in range(WORDS):
+        o.append(f"{IND12}    dst[o{plus(i)}] = words[{i} * LANES + j];")
     o.append(f"{IND12}}}")
     return "\n".join(o)
 
@@ -380,11 +381,10 @@ STATE_FIELD = '''
 
 FROM_LANES_SPLIT = r'''    @Override
     public void fromLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff, int elementStride) {
-        int[] starts = startsFor(elementStride);
-        long[] partial = new long[elementStride * LANES];
+        long[] words = new long[WORDS * LANES];
         for (int g = 0; g < count; g += LANES) {
             divideGroup(src, stride, from + g);
-            reduceGroup(state, LANES, 0, dst, dstOff, elementStride, starts, partial, g, count);
+            reduceGroup(state, LANES, 0, dst, dstOff, elementStride, words, g, count);
         }
     }
 
@@ -409,10 +409,10 @@ FROM_LANES_SPLIT = r'''    @Override
      * One vector of values below 3p (normalised limbs at lane index e) reduced and scattered to elements
      * {@code g, g + 1, …} (below {@code count}) of dst: v − p and v − 2p side by side on the 29-bit limbs (signed limb
      * differences, the carry an arithmetic shift), the smallest non-negative of v, v − p, v − 2p chosen by lane masks,
-     * packed into 64-bit words; a partial last vector goes through {@code partial}.
+     * packed into 64-bit words, stored in {@code words} (WORDS · LANES longs) and copied to the elements.
      */
-    private void reduceGroup(long[] src, int stride, int e, long[] dst, int dstOff, int elementStride, int[] starts,
-                             long[] partial, int g, int count) {
+    private void reduceGroup(long[] src, int stride, int e, long[] dst, int dstOff, int elementStride, long[] words,
+                             int g, int count) {
         LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
         LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
 @PCONSTS@
@@ -425,9 +425,9 @@ FROM_LANES_SPLIT = r'''    @Override
 
 FROM_PLAIN_SPLIT = r'''    @Override
     public void fromPlainLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff) {
-        long[] partial = new long[WORDS * LANES];
+        long[] words = new long[WORDS * LANES];
         for (int g = 0; g < count; g += LANES) {
-            reduceGroup(src, stride, from + g, dst, dstOff, WORDS, STARTS_1, partial, g, count);
+            reduceGroup(src, stride, from + g, dst, dstOff, WORDS, words, g, count);
         }
     }
 
@@ -439,8 +439,7 @@ FROM_LANES_UNSPLIT = r'''    @Override
         LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
         LongVector PINV = LongVector.broadcast(SPECIES, pInv29).and(LO32);
 @PCONSTS@
-        int[] starts = startsFor(elementStride);
-        long[] partial = new long[elementStride * LANES];
+        long[] words = new long[WORDS * LANES];
         for (int g = 0; g < count; g += LANES) {
             int e = from + g;
 @LOAD@
@@ -459,13 +458,12 @@ FROM_PLAIN_UNSPLIT = r'''    @Override
     public void fromPlainLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff) {
         // Whole vectors: v − p and v − 2p side by side on the 29-bit limbs (signed limb differences, the carry an
         // arithmetic shift), the smallest non-negative of v, v − p, v − 2p chosen by lane masks, packed into
-        // 64-bit words and scattered to the elements; a partial last vector goes through a small buffer.
+        // 64-bit words, stored in a small buffer and copied to the elements.
         LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
         LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
 @PCONSTS@
         int elementStride = WORDS;
-        int[] starts = STARTS_1;
-        long[] partial = new long[WORDS * LANES];
+        long[] words = new long[WORDS * LANES];
         for (int g = 0; g < count; g += LANES) {
             int e = from + g;
 @LOAD@

@@ -130,10 +130,23 @@ final class BatchAffineBuckets {
      *                  {@code buckets} to keep collisions rare (a fraction ≈ capacity/(2·buckets) overflows)
      */
     BatchAffineBuckets(CurveOps ops, int buckets, int capacity) {
-        this(ops, buckets, capacity, LANES_ENABLED);
+        this(ops, buckets, capacity, lanesPay(ops.field() instanceof QuadraticField qf ? qf.base()
+                : ops.field() instanceof PrimeField pf ? pf : null));
     }
 
-    /** As above; {@code lanesAllowed} false keeps every batch scalar (tests compare the two paths). */
+    /**
+     * Whether batches over {@code base} (or its quadratic extension) should run on lanes in this JVM: the module
+     * resolved and the lane kernel faster than the scalar path on this machine's vector width
+     * ({@link LaneMontgomery#pays}).
+     */
+    static boolean lanesPay(PrimeField base) {
+        return LANES_ENABLED && base != null && LaneMontgomery.pays(base);
+    }
+
+    /**
+     * As above; {@code lanesAllowed} true runs batches on lanes wherever a lane kernel exists, also where it is the
+     * slower path (tests and {@code bench lanes} compare the two), false keeps every batch scalar.
+     */
     BatchAffineBuckets(CurveOps ops, int buckets, int capacity, boolean lanesAllowed) {
         this.ops = ops;
         this.lanesAllowed = lanesAllowed;

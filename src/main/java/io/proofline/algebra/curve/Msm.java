@@ -80,12 +80,13 @@ public final class Msm {
 
     /** Heap convenience: {@code bases} flat affine Montgomery points, {@code scalars} 4 canonical limbs each. */
     public static long[] compute(CurveGroup g, long[] bases, long[] scalars) {
-        return compute(g, bases, scalars, true);
+        return compute(g, bases, scalars, BatchAffineBuckets.lanesPay(g.baseField()));
     }
 
     /**
-     * As {@link #compute(CurveGroup, long[], long[])}; {@code vectorLanes} false keeps the batch-affine additions on
-     * the scalar path even where this JVM resolves the Vector API, so that a benchmark compares both in one run.
+     * As {@link #compute(CurveGroup, long[], long[])}; {@code vectorLanes} true puts the batch-affine additions on
+     * lanes wherever this JVM resolves the Vector API, also where they are the slower path, false keeps them on the
+     * scalar path, so that a benchmark compares both in one run.
      */
     public static long[] compute(CurveGroup g, long[] bases, long[] scalars, boolean vectorLanes) {
         int count = scalars.length / 4;
@@ -102,7 +103,8 @@ public final class Msm {
      */
     public static long[] compute(CurveGroup g, MemorySegment bases, long basesOffset,
                                  MemorySegment scalars, long scalarsOffset, int count, ExecutorService executor) {
-        return compute(g, bases, basesOffset, scalars, scalarsOffset, count, executor, true);
+        return compute(g, bases, basesOffset, scalars, scalarsOffset, count, executor,
+                BatchAffineBuckets.lanesPay(g.baseField()));
     }
 
     private static long[] compute(CurveGroup g, MemorySegment bases, long basesOffset, MemorySegment scalars,
@@ -184,11 +186,11 @@ public final class Msm {
     }
 
     /**
-     * Whether the batch-affine additions of BN254 and BLS12-381 G1 and G2 run on Vector API lanes in this JVM (the module resolved),
-     * for benchmark headers.
+     * Whether the batch-affine additions of {@code g}'s MSMs run on Vector API lanes in this JVM (the module resolved
+     * and lanes the faster path for its base field on this machine), for benchmark headers.
      */
-    public static boolean usesVectorLanes() {
-        return BatchAffineBuckets.LANES_ENABLED;
+    public static boolean usesVectorLanes(CurveGroup g) {
+        return BatchAffineBuckets.lanesPay(g.baseField());
     }
 
     /**

@@ -72,6 +72,16 @@ public abstract sealed class LaneMontgomery permits LaneMontgomery254, LaneMontg
                 || field.limbs() == LaneMontgomery381.WORDS && bits == 381;
     }
 
+    /**
+     * Whether lanes beat the scalar 64-bit path for {@code field} on this machine's vector width, as {@code bench lanes}
+     * measures it (docs/BENCHMARKS.md): the 254-bit shape (9 limbs) wins from 4 lanes (AVX2) up; the 381-bit shape
+     * (14 limbs, 196 limb products against 36 scalar ones) needs 8 (AVX-512) and loses its MSMs with 4.
+     */
+    public static boolean pays(PrimeField field) {
+        int bits = field.modulus().bitLength();
+        return supports(field) && LANES >= (bits == 254 ? 4 : 8);
+    }
+
     LaneMontgomery(PrimeField field, int limbs, int boundBits) {
         this.field = field;
         this.limbs = limbs;

@@ -325,8 +325,7 @@ final class LaneMontgomery254 extends LaneMontgomery {
         LongVector P29_6 = LongVector.broadcast(SPECIES, p29[6]).and(LO32), TWO_P29_6 = LongVector.broadcast(SPECIES, twoP29[6]);
         LongVector P29_7 = LongVector.broadcast(SPECIES, p29[7]).and(LO32), TWO_P29_7 = LongVector.broadcast(SPECIES, twoP29[7]);
         LongVector P29_8 = LongVector.broadcast(SPECIES, p29[8]).and(LO32), TWO_P29_8 = LongVector.broadcast(SPECIES, twoP29[8]);
-        int[] starts = startsFor(elementStride);
-        long[] partial = new long[elementStride * LANES];
+        long[] words = new long[WORDS * LANES];
         for (int g = 0; g < count; g += LANES) {
             int e = from + g;
             LongVector v0 = LongVector.fromArray(SPECIES, src, 0 * stride + e);
@@ -395,15 +394,17 @@ final class LaneMontgomery254 extends LaneMontgomery {
             LongVector w1 = v2.lanewise(VectorOperators.LSHR, 6).or(v3.lanewise(VectorOperators.LSHL, 23)).or(v4.lanewise(VectorOperators.LSHL, 52));
             LongVector w2 = v4.lanewise(VectorOperators.LSHR, 12).or(v5.lanewise(VectorOperators.LSHL, 17)).or(v6.lanewise(VectorOperators.LSHL, 46));
             LongVector w3 = v6.lanewise(VectorOperators.LSHR, 18).or(v7.lanewise(VectorOperators.LSHL, 11)).or(v8.lanewise(VectorOperators.LSHL, 40));
-            int n = count - g;
-            long[] out = n >= LANES ? dst : partial;
-            int o = n >= LANES ? dstOff + elementStride * g : 0;
-            w0.intoArray(out, o, starts, 0);
-            w1.intoArray(out, o + 1, starts, 0);
-            w2.intoArray(out, o + 2, starts, 0);
-            w3.intoArray(out, o + 3, starts, 0);
-            for (int j = 0; n < LANES && j < n; j++) {
-                System.arraycopy(partial, elementStride * j, dst, dstOff + elementStride * (g + j), WORDS);
+            int n = Math.min(LANES, count - g);
+            w0.intoArray(words, 0 * LANES);
+            w1.intoArray(words, 1 * LANES);
+            w2.intoArray(words, 2 * LANES);
+            w3.intoArray(words, 3 * LANES);
+            for (int j = 0; j < n; j++) {
+                int o = dstOff + elementStride * (g + j);
+                dst[o] = words[0 * LANES + j];
+                dst[o + 1] = words[1 * LANES + j];
+                dst[o + 2] = words[2 * LANES + j];
+                dst[o + 3] = words[3 * LANES + j];
             }
         }
     }
@@ -459,7 +460,7 @@ final class LaneMontgomery254 extends LaneMontgomery {
     public void fromPlainLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff) {
         // Whole vectors: v − p and v − 2p side by side on the 29-bit limbs (signed limb differences, the carry an
         // arithmetic shift), the smallest non-negative of v, v − p, v − 2p chosen by lane masks, packed into
-        // 64-bit words and scattered to the elements; a partial last vector goes through a small buffer.
+        // 64-bit words, stored in a small buffer and copied to the elements.
         LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
         LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
         LongVector P29_0 = LongVector.broadcast(SPECIES, p29[0]).and(LO32), TWO_P29_0 = LongVector.broadcast(SPECIES, twoP29[0]);
@@ -472,8 +473,7 @@ final class LaneMontgomery254 extends LaneMontgomery {
         LongVector P29_7 = LongVector.broadcast(SPECIES, p29[7]).and(LO32), TWO_P29_7 = LongVector.broadcast(SPECIES, twoP29[7]);
         LongVector P29_8 = LongVector.broadcast(SPECIES, p29[8]).and(LO32), TWO_P29_8 = LongVector.broadcast(SPECIES, twoP29[8]);
         int elementStride = WORDS;
-        int[] starts = STARTS_1;
-        long[] partial = new long[WORDS * LANES];
+        long[] words = new long[WORDS * LANES];
         for (int g = 0; g < count; g += LANES) {
             int e = from + g;
             LongVector v0 = LongVector.fromArray(SPECIES, src, 0 * stride + e);
@@ -519,15 +519,17 @@ final class LaneMontgomery254 extends LaneMontgomery {
             LongVector w1 = v2.lanewise(VectorOperators.LSHR, 6).or(v3.lanewise(VectorOperators.LSHL, 23)).or(v4.lanewise(VectorOperators.LSHL, 52));
             LongVector w2 = v4.lanewise(VectorOperators.LSHR, 12).or(v5.lanewise(VectorOperators.LSHL, 17)).or(v6.lanewise(VectorOperators.LSHL, 46));
             LongVector w3 = v6.lanewise(VectorOperators.LSHR, 18).or(v7.lanewise(VectorOperators.LSHL, 11)).or(v8.lanewise(VectorOperators.LSHL, 40));
-            int n = count - g;
-            long[] out = n >= LANES ? dst : partial;
-            int o = n >= LANES ? dstOff + elementStride * g : 0;
-            w0.intoArray(out, o, starts, 0);
-            w1.intoArray(out, o + 1, starts, 0);
-            w2.intoArray(out, o + 2, starts, 0);
-            w3.intoArray(out, o + 3, starts, 0);
-            for (int j = 0; n < LANES && j < n; j++) {
-                System.arraycopy(partial, elementStride * j, dst, dstOff + elementStride * (g + j), WORDS);
+            int n = Math.min(LANES, count - g);
+            w0.intoArray(words, 0 * LANES);
+            w1.intoArray(words, 1 * LANES);
+            w2.intoArray(words, 2 * LANES);
+            w3.intoArray(words, 3 * LANES);
+            for (int j = 0; j < n; j++) {
+                int o = dstOff + elementStride * (g + j);
+                dst[o] = words[0 * LANES + j];
+                dst[o + 1] = words[1 * LANES + j];
+                dst[o + 2] = words[2 * LANES + j];
+                dst[o + 3] = words[3 * LANES + j];
             }
         }
     }

@@ -722,11 +722,10 @@ final class LaneMontgomery381 extends LaneMontgomery {
 
     @Override
     public void fromLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff, int elementStride) {
-        int[] starts = startsFor(elementStride);
-        long[] partial = new long[elementStride * LANES];
+        long[] words = new long[WORDS * LANES];
         for (int g = 0; g < count; g += LANES) {
             divideGroup(src, stride, from + g);
-            reduceGroup(state, LANES, 0, dst, dstOff, elementStride, starts, partial, g, count);
+            reduceGroup(state, LANES, 0, dst, dstOff, elementStride, words, g, count);
         }
     }
 
@@ -819,10 +818,10 @@ final class LaneMontgomery381 extends LaneMontgomery {
      * One vector of values below 3p (normalised limbs at lane index e) reduced and scattered to elements
      * {@code g, g + 1, …} (below {@code count}) of dst: v − p and v − 2p side by side on the 29-bit limbs (signed limb
      * differences, the carry an arithmetic shift), the smallest non-negative of v, v − p, v − 2p chosen by lane masks,
-     * packed into 64-bit words; a partial last vector goes through {@code partial}.
+     * packed into 64-bit words, stored in {@code words} (WORDS · LANES longs) and copied to the elements.
      */
-    private void reduceGroup(long[] src, int stride, int e, long[] dst, int dstOff, int elementStride, int[] starts,
-                             long[] partial, int g, int count) {
+    private void reduceGroup(long[] src, int stride, int e, long[] dst, int dstOff, int elementStride, long[] words,
+                             int g, int count) {
         LongVector mask = LongVector.broadcast(SPECIES, LIMB_MASK);
         LongVector LO32 = LongVector.broadcast(SPECIES, 0xFFFF_FFFFL);
         LongVector P29_0 = LongVector.broadcast(SPECIES, p29[0]).and(LO32), TWO_P29_0 = LongVector.broadcast(SPECIES, twoP29[0]);
@@ -904,17 +903,21 @@ final class LaneMontgomery381 extends LaneMontgomery {
         LongVector w3 = v6.lanewise(VectorOperators.LSHR, 18).or(v7.lanewise(VectorOperators.LSHL, 11)).or(v8.lanewise(VectorOperators.LSHL, 40));
         LongVector w4 = v8.lanewise(VectorOperators.LSHR, 24).or(v9.lanewise(VectorOperators.LSHL, 5)).or(v10.lanewise(VectorOperators.LSHL, 34)).or(v11.lanewise(VectorOperators.LSHL, 63));
         LongVector w5 = v11.lanewise(VectorOperators.LSHR, 1).or(v12.lanewise(VectorOperators.LSHL, 28)).or(v13.lanewise(VectorOperators.LSHL, 57));
-        int n = count - g;
-        long[] out = n >= LANES ? dst : partial;
-        int o = n >= LANES ? dstOff + elementStride * g : 0;
-        w0.intoArray(out, o, starts, 0);
-        w1.intoArray(out, o + 1, starts, 0);
-        w2.intoArray(out, o + 2, starts, 0);
-        w3.intoArray(out, o + 3, starts, 0);
-        w4.intoArray(out, o + 4, starts, 0);
-        w5.intoArray(out, o + 5, starts, 0);
-        for (int j = 0; n < LANES && j < n; j++) {
-            System.arraycopy(partial, elementStride * j, dst, dstOff + elementStride * (g + j), WORDS);
+        int n = Math.min(LANES, count - g);
+        w0.intoArray(words, 0 * LANES);
+        w1.intoArray(words, 1 * LANES);
+        w2.intoArray(words, 2 * LANES);
+        w3.intoArray(words, 3 * LANES);
+        w4.intoArray(words, 4 * LANES);
+        w5.intoArray(words, 5 * LANES);
+        for (int j = 0; j < n; j++) {
+            int o = dstOff + elementStride * (g + j);
+            dst[o] = words[0 * LANES + j];
+            dst[o + 1] = words[1 * LANES + j];
+            dst[o + 2] = words[2 * LANES + j];
+            dst[o + 3] = words[3 * LANES + j];
+            dst[o + 4] = words[4 * LANES + j];
+            dst[o + 5] = words[5 * LANES + j];
         }
     }
 
@@ -978,9 +981,9 @@ final class LaneMontgomery381 extends LaneMontgomery {
 
     @Override
     public void fromPlainLanes(long[] src, int stride, int from, int count, long[] dst, int dstOff) {
-        long[] partial = new long[WORDS * LANES];
+        long[] words = new long[WORDS * LANES];
         for (int g = 0; g < count; g += LANES) {
-            reduceGroup(src, stride, from + g, dst, dstOff, WORDS, STARTS_1, partial, g, count);
+            reduceGroup(src, stride, from + g, dst, dstOff, WORDS, words, g, count);
         }
     }
 

@@ -48,7 +48,9 @@ final class AlgebraBench implements BenchSuite {
             }
         }
         out.println("# bench algebra: " + machine());
-        out.println("# batch-affine additions (G1, G2; BN254 and BLS12-381) on Vector API lanes: " + io.proofline.algebra.curve.Msm.usesVectorLanes());
+        out.println("# batch-affine additions (G1, G2) on Vector API lanes: bn254 "
+                + io.proofline.algebra.curve.Msm.usesVectorLanes(Bn254Curves.G1) + ", bls12381 "
+                + io.proofline.algebra.curve.Msm.usesVectorLanes(Bls12381Curves.G1));
         out.printf("# median of %d runs after 1 warm-up; MSM on Msm.defaultExecutor() (%d workers)%n",
                 runs, ((ForkJoinPool) Msm.defaultExecutor()).getParallelism());
         List<String> header = new ArrayList<>(List.of("curve", "Fq mul ns/op", "G1 mixed add ns/op"));

@@ -1,5 +1,7 @@
 package io.proofline.cli.bench;
 
+import io.proofline.algebra.bls12381.Bls12381Curves;
+import io.proofline.algebra.bn254.Bn254Curves;
 import io.proofline.cli.UsageException;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
@@ -84,7 +86,9 @@ final class ProveBench implements BenchSuite {
         }
         boolean haveSnarkjs = Files.isExecutable(snarkjs) && Files.isExecutable(Path.of("/usr/bin/time"));
         out.println("# bench prove: " + AlgebraBench.machine());
-        out.println("# batch-affine additions (G1, G2; BN254 and BLS12-381) on Vector API lanes: " + io.proofline.algebra.curve.Msm.usesVectorLanes());
+        out.println("# batch-affine additions (G1, G2) on Vector API lanes: bn254 "
+                + io.proofline.algebra.curve.Msm.usesVectorLanes(Bn254Curves.G1) + ", bls12381 "
+                + io.proofline.algebra.curve.Msm.usesVectorLanes(Bls12381Curves.G1));
         out.println("# ours: fresh JVM per case, " + runs + " proofs (cold = first, warm = median of the rest);"
                 + " snarkjs: " + (haveSnarkjs ? snarkjs : "NOT AVAILABLE") + " under /usr/bin/time -v");
         List<String> header = List.of("case", "domain", "ours cold s", "ours warm s",

@@ -315,4 +315,12 @@ class LaneMontgomeryTest {
         assertFalse(LaneMontgomery.supports(Bls12381.FR));
         assertThrows(IllegalArgumentException.class, () -> LaneMontgomery.of(Bls12381.FR));
     }
+
+    @Test
+    void lanesAreChosenOnlyWhereTheyBeatTheScalarPath() {
+        // bench lanes: BN254 wins with 4 lanes (AVX2) and 8; BLS12-381's 14-limb kernel wins only with 8 (AVX-512)
+        assertEquals(LaneMontgomery.LANES >= 4, LaneMontgomery.pays(Bn254.FQ));
+        assertEquals(LaneMontgomery.LANES >= 8, LaneMontgomery.pays(Bls12381.FQ));
+        assertFalse(LaneMontgomery.pays(Bls12381.FR), "no kernel for BLS12-381 Fr");
+    }
 }
