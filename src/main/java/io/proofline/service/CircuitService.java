@@ -114,11 +114,6 @@ public class CircuitService {
     }
 
     CircuitService(CircuitStore store, JobStore jobs, DataDirectory data, KeyCache keys, TransactionTemplate tx,
-                   StoreProperties properties, WitnessProperties witness, RegistrationSteps steps) {
-        this(store, jobs, data, keys, tx, properties, witness, RegistrationProperties.DEFAULTS, steps);
-    }
-
-    CircuitService(CircuitStore store, JobStore jobs, DataDirectory data, KeyCache keys, TransactionTemplate tx,
                    StoreProperties properties, WitnessProperties witness, RegistrationProperties registration,
                    RegistrationSteps steps) {
         if (properties.maxPublicSignals() < 0) {

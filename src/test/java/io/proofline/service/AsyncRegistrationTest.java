@@ -1,12 +1,9 @@
 package io.proofline.service;
 
-import io.proofline.engine.BufferTracker;
-import io.proofline.engine.MemoryBudget;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.util.unit.DataSize;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -45,7 +42,7 @@ class AsyncRegistrationTest {
     void open() {
         db = JobsDatabase.h2Pooled();
         data = new DataDirectory(dir, "test-instance");
-        keys = new KeyCache(data, new MemoryBudget(1L << 30), new BufferTracker(), Duration.ofMinutes(1));
+        keys = RegistrationFixture.keyCache(data);
     }
 
     @AfterEach
@@ -55,12 +52,7 @@ class AsyncRegistrationTest {
     }
 
     CircuitService service(Duration answerWithin, RegistrationSteps steps) {
-        StoreProperties store = new StoreProperties(dir, Duration.ofDays(7), DataSize.ofGigabytes(2),
-                DataSize.ofMegabytes(256), Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, 3,
-                Duration.ofMinutes(2), 10_000, Duration.ofHours(1));
-        WitnessProperties witness = new WitnessProperties(Duration.ofMinutes(1), Duration.ofMinutes(1),
-                DataSize.ofMegabytes(256), DataSize.ofMegabytes(1));
-        return new CircuitService(db.circuits, db.jobs, data, keys, db.tx, store, witness,
+        return RegistrationFixture.service(db, data, keys, db.tx, dir, 10_000,
                 new RegistrationProperties(2, 1, answerWithin), steps);
     }
 

@@ -1,7 +1,5 @@
 package io.proofline.service;
 
-import io.proofline.engine.BufferTracker;
-import io.proofline.engine.MemoryBudget;
 import io.proofline.snark.SnarkCurves;
 import io.proofline.snark.format.PublicSignalsJson;
 import org.junit.jupiter.api.AfterEach;
@@ -16,7 +14,6 @@ import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.TransactionSystemException;
 import org.springframework.transaction.support.TransactionTemplate;
-import org.springframework.util.unit.DataSize;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -25,7 +22,6 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -64,7 +60,7 @@ class CircuitRegistrationTest {
     void open() {
         db = JobsDatabase.h2Pooled();
         data = new DataDirectory(dir, "test-instance");
-        keys = new KeyCache(data, new MemoryBudget(1L << 30), new BufferTracker(), Duration.ofMinutes(1));
+        keys = RegistrationFixture.keyCache(data);
     }
 
     @AfterEach
@@ -78,12 +74,8 @@ class CircuitRegistrationTest {
     }
 
     CircuitService service(RegistrationSteps steps, TransactionTemplate tx, int maxPublicSignals) {
-        StoreProperties store = new StoreProperties(dir, Duration.ofDays(7), DataSize.ofGigabytes(2),
-                DataSize.ofMegabytes(256), Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, 3,
-                Duration.ofMinutes(2), maxPublicSignals, Duration.ofHours(1));
-        WitnessProperties witness = new WitnessProperties(Duration.ofMinutes(1), Duration.ofMinutes(1),
-                DataSize.ofMegabytes(256), DataSize.ofMegabytes(1));
-        return new CircuitService(db.circuits, db.jobs, data, keys, tx, store, witness, steps);
+        return RegistrationFixture.service(db, data, keys, tx, dir, maxPublicSignals, RegistrationProperties.DEFAULTS,
+                steps);
     }
 
     static Upload upload(byte[] bytes) {

@@ -1,16 +1,12 @@
 package io.proofline.service;
 
-import io.proofline.engine.BufferTracker;
-import io.proofline.engine.MemoryBudget;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.springframework.util.unit.DataSize;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -56,9 +52,10 @@ class TwoInstancesRegisteringTest {
             List<KeyCache> caches = new ArrayList<>();
             List<CircuitService> instances = new ArrayList<>();
             for (DataDirectory data : dirs) {
-                KeyCache keys = new KeyCache(data, new MemoryBudget(1L << 30), new BufferTracker(), Duration.ofMinutes(1));
+                KeyCache keys = RegistrationFixture.keyCache(data);
                 caches.add(keys);
-                instances.add(new CircuitService(db.circuits, db.jobs, data, keys, db.tx, store(), witness(), steps));
+                instances.add(RegistrationFixture.service(db, data, keys, db.tx, dir, 10_000,
+                        RegistrationProperties.DEFAULTS, steps));
             }
             List<byte[]> wasms = List.of(CircuitRegistrationTest.wasmVariant("a"), CircuitRegistrationTest.wasmVariant("b"));
             ExecutorService threads = Executors.newFixedThreadPool(2);
@@ -102,16 +99,5 @@ class TwoInstancesRegisteringTest {
                 caches.forEach(KeyCache::close);
             }
         }
-    }
-
-    private StoreProperties store() {
-        return new StoreProperties(dir, Duration.ofDays(7), DataSize.ofGigabytes(2), DataSize.ofMegabytes(256),
-                Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, 3, Duration.ofMinutes(2), 10_000,
-                Duration.ofHours(1));
-    }
-
-    private static WitnessProperties witness() {
-        return new WitnessProperties(Duration.ofMinutes(1), Duration.ofMinutes(1), DataSize.ofMegabytes(256),
-                DataSize.ofMegabytes(1));
     }
 }
