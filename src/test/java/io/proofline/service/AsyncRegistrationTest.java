@@ -1,9 +1,6 @@
 package io.proofline.service;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -11,7 +8,6 @@ import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -26,34 +22,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * {@code answer-within}, a 422 that leaves nothing behind); a check interrupted by a shutdown leaves it REGISTERING,
  * and the next start checks it again.
  */
-class AsyncRegistrationTest {
+class AsyncRegistrationTest extends RegistrationTestBase {
 
-    static final Path RANGE = Path.of("src/test/resources/fixtures/bn128/range_compare");
     static final int B1 = 6;
 
-    @TempDir
-    Path dir;
-    JobsDatabase db;
-    DataDirectory data;
-    KeyCache keys;
-    final Tenant alice = Tenant.apiKey("key-alice");
-
-    @BeforeEach
-    void open() {
-        db = JobsDatabase.h2Pooled();
-        data = new DataDirectory(dir, "test-instance");
-        keys = RegistrationFixture.keyCache(data);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        keys.close();
-        db.close();
-    }
-
     CircuitService service(Duration answerWithin, RegistrationSteps steps) {
-        return RegistrationFixture.service(db, data, keys, db.tx, dir, 10_000,
-                new RegistrationProperties(2, 1, answerWithin), steps);
+        return service(db.tx, 10_000, new RegistrationProperties(2, 1, answerWithin), steps);
     }
 
     CircuitService.Registered register(CircuitService service, byte[] zkey) {

@@ -2,10 +2,7 @@ package io.proofline.service;
 
 import io.proofline.snark.SnarkCurves;
 import io.proofline.snark.format.PublicSignalsJson;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.dao.DataIntegrityViolationException;
@@ -44,38 +41,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * r1cs other than the registered one is a 409 and changes nothing; a circuit whose public signals cannot be stored
  * is refused.
  */
-class CircuitRegistrationTest {
+class CircuitRegistrationTest extends RegistrationTestBase {
 
-    static final Path RANGE = Path.of("src/test/resources/fixtures/bn128/range_compare");
-
-    @TempDir
-    Path dir;
-    JobsDatabase db;
-    DataDirectory data;
-    KeyCache keys;
-    final Tenant alice = Tenant.apiKey("key-alice");
     final Tenant bob = Tenant.apiKey("key-bob");
-
-    @BeforeEach
-    void open() {
-        db = JobsDatabase.h2Pooled();
-        data = new DataDirectory(dir, "test-instance");
-        keys = RegistrationFixture.keyCache(data);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        keys.close();
-        db.close();
-    }
 
     CircuitService service(RegistrationSteps steps) {
         return service(steps, db.tx, 10_000);
     }
 
     CircuitService service(RegistrationSteps steps, TransactionTemplate tx, int maxPublicSignals) {
-        return RegistrationFixture.service(db, data, keys, tx, dir, maxPublicSignals, RegistrationProperties.DEFAULTS,
-                steps);
+        return service(tx, maxPublicSignals, RegistrationProperties.DEFAULTS, steps);
     }
 
     static Upload upload(byte[] bytes) {

@@ -52,9 +52,9 @@ class TwoInstancesRegisteringTest {
             List<KeyCache> caches = new ArrayList<>();
             List<CircuitService> instances = new ArrayList<>();
             for (DataDirectory data : dirs) {
-                KeyCache keys = RegistrationFixture.keyCache(data);
+                KeyCache keys = RegistrationTestBase.keyCache(data);
                 caches.add(keys);
-                instances.add(RegistrationFixture.service(db, data, keys, db.tx, dir, 10_000,
+                instances.add(RegistrationTestBase.service(db, data, keys, db.tx, dir, 10_000,
                         RegistrationProperties.DEFAULTS, steps));
             }
             List<byte[]> wasms = List.of(CircuitRegistrationTest.wasmVariant("a"), CircuitRegistrationTest.wasmVariant("b"));

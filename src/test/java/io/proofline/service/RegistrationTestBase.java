@@ -2,6 +2,9 @@ package io.proofline.service;
 
 import io.proofline.engine.BufferTracker;
 import io.proofline.engine.MemoryBudget;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.unit.DataSize;
 
@@ -9,12 +12,37 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * The parts of a {@link CircuitService} that the registration tests build the same way: the store and witness
- * settings (defaults but the public-signal bound) and a key cache over one data directory.
+ * What the registration tests set up the same way: an embedded H2 store, a data directory in a temporary folder, a
+ * key cache over it, and {@link CircuitService}s with the default store and witness settings (but the public-signal
+ * bound). The static helpers serve tests that build several instances over one folder.
  */
-final class RegistrationFixture {
+abstract class RegistrationTestBase {
 
-    private RegistrationFixture() {
+    static final Path RANGE = Path.of("src/test/resources/fixtures/bn128/range_compare");
+
+    @TempDir
+    Path dir;
+    JobsDatabase db;
+    DataDirectory data;
+    KeyCache keys;
+    final Tenant alice = Tenant.apiKey("key-alice");
+
+    @BeforeEach
+    void open() {
+        db = JobsDatabase.h2Pooled();
+        data = new DataDirectory(dir, "test-instance");
+        keys = keyCache(data);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        keys.close();
+        db.close();
+    }
+
+    CircuitService service(TransactionTemplate tx, int maxPublicSignals, RegistrationProperties registration,
+                           RegistrationSteps steps) {
+        return service(db, data, keys, tx, dir, maxPublicSignals, registration, steps);
     }
 
     static KeyCache keyCache(DataDirectory data) {
