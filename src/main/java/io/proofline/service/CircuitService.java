@@ -28,7 +28,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.nio.file.Files;
@@ -562,24 +561,16 @@ public class CircuitService {
         }
     }
 
-    /** Copies the upload to {@code target}, refusing it past the limit; returns its SHA-256 in hex. */
+    /** Puts the upload at {@code target}, refusing it past the limit; returns its SHA-256 in hex. */
     private String receive(Upload upload, Path target, String field) throws IOException {
-        MessageDigest sha = sha256();
-        byte[] buffer = new byte[1 << 16];
-        long total = 0;
-        try (InputStream in = new DigestInputStream(upload.open(), sha); OutputStream out = Files.newOutputStream(target)) {
-            for (int n; (n = in.read(buffer)) > 0; ) {
-                total += n;
-                if (total > maxUpload) {
-                    throw new TooLargeException(field, field + " is larger than the limit of " + maxUpload + " bytes");
-                }
-                out.write(buffer, 0, n);
-            }
+        long size = upload.moveTo(target, maxUpload);
+        if (size > maxUpload) {
+            throw new TooLargeException(field, field + " is larger than the limit of " + maxUpload + " bytes");
         }
-        if (total == 0) {
+        if (size == 0) {
             throw InvalidFieldException.malformed(field, field + " is empty");
         }
-        return HexFormat.of().formatHex(sha.digest());
+        return sha256(target);
     }
 
     private CircuitInfo validate(String id, String name, Path staging, boolean hasWasm, boolean hasR1cs)
@@ -685,7 +676,7 @@ public class CircuitService {
 
     private static String sha256(Path file) throws IOException {
         MessageDigest sha = sha256();
-        byte[] buffer = new byte[1 << 16];
+        byte[] buffer = new byte[1 << 20];
         try (InputStream in = new DigestInputStream(Files.newInputStream(file), sha)) {
             while (in.read(buffer) > 0) {
                 // the digest reads along

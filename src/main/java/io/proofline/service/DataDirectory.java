@@ -122,7 +122,11 @@ public final class DataDirectory {
         return Files.createDirectory(newTempFile(suffix));
     }
 
-    Path tmp() {
+    /**
+     * Where entries are staged; also where the servlet container spools multipart parts, so that a registration
+     * takes its zkey into {@code circuits/} by renames alone (one file system).
+     */
+    public Path tmp() {
         return root.resolve("tmp");
     }
 

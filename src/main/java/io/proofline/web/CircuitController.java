@@ -48,7 +48,7 @@ class CircuitController {
         if (zkey.isEmpty()) {
             throw InvalidFieldException.malformed("zkey", "zkey is empty");
         }
-        var registered = circuits.register(tenant, zkey::getInputStream, upload(wasm), upload(r1cs), name);
+        var registered = circuits.register(tenant, new MultipartUpload(zkey), upload(wasm), upload(r1cs), name);
         CircuitResponse body = CircuitResponse.of(registered.circuit());
         var location = ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}").buildAndExpand(body.id()).toUri();
         HttpStatus status = body.state() != CircuitState.READY ? HttpStatus.ACCEPTED
@@ -82,6 +82,6 @@ class CircuitController {
     }
 
     private static Optional<io.proofline.service.Upload> upload(MultipartFile part) {
-        return part == null || part.isEmpty() ? Optional.empty() : Optional.of(part::getInputStream);
+        return part == null || part.isEmpty() ? Optional.empty() : Optional.of(new MultipartUpload(part));
     }
 }

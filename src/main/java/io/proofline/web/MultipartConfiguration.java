@@ -1,5 +1,6 @@
 package io.proofline.web;
 
+import io.proofline.service.DataDirectory;
 import io.proofline.service.StoreProperties;
 import jakarta.servlet.MultipartConfigElement;
 import org.springframework.context.annotation.Bean;
@@ -9,7 +10,8 @@ import org.springframework.web.servlet.DispatcherServlet;
 
 /**
  * Multipart uploads are bounded by {@code proofline.store.max-circuit-size} (the largest part is a zkey), taken from
- * its record rather than repeated under {@code spring.servlet.multipart.*}; parts go to disk from the first byte.
+ * its record rather than repeated under {@code spring.servlet.multipart.*}; parts go to disk from the first byte,
+ * into the data directory's {@code tmp/}, whence a registration moves them into place ({@link MultipartUpload}).
  * Job submissions are not parsed by the container at all ({@link MultipartExceptJobsResolver}): their parts are
  * streamed into the job's staging area under {@code proofline.store.max-job-size}.
  */
@@ -17,9 +19,9 @@ import org.springframework.web.servlet.DispatcherServlet;
 class MultipartConfiguration {
 
     @Bean
-    MultipartConfigElement multipartConfigElement(StoreProperties store) {
+    MultipartConfigElement multipartConfigElement(StoreProperties store, DataDirectory data) {
         long max = store.maxCircuitSize().toBytes();
-        return new MultipartConfigElement("", max, max, 0);
+        return new MultipartConfigElement(data.tmp().toString(), max, max, 0);
     }
 
     @Bean(name = DispatcherServlet.MULTIPART_RESOLVER_BEAN_NAME)

@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import jakarta.servlet.MultipartConfigElement;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -49,11 +51,16 @@ class ServiceApiTest {
     static final Path MUL3 = Path.of("src/test/resources/snarkjs/mul3");
     static final String KEY = "test-key";
 
+    static Path dataDir;
+
     @DynamicPropertySource
     static void dataDir(DynamicPropertyRegistry registry) throws Exception {
-        Path dir = Files.createTempDirectory("proofline-api-test");
-        registry.add("proofline.store.data-dir", dir::toString);
+        dataDir = Files.createTempDirectory("proofline-api-test");
+        registry.add("proofline.store.data-dir", dataDir::toString);
     }
+
+    @Autowired
+    MultipartConfigElement multipart;
 
     @LocalServerPort
     int port;
@@ -164,6 +171,20 @@ class ServiceApiTest {
         Files.writeString(out.resolve("public.json"), proofs.get(0).get("publicSignals").toString());
         assertThat(SnarkjsCli.verify(dir.resolve("verification_key.json"), out.resolve("public.json"),
                 out.resolve("proof.json"))).isTrue();
+    }
+
+    @Test
+    void aRegisteredKeyIsSpooledIntoTheDataDirectoryAndMovedIntoPlace() throws Exception {
+        // the container spools parts into tmp/, so the zkey reaches circuits/ by renames: a key of many GB is
+        // written once, not spooled elsewhere and copied again
+        Path tmp = dataDir.toAbsolutePath().normalize().resolve("tmp");
+        assertThat(Path.of(multipart.getLocation())).isEqualTo(tmp);
+        String id = register("bn128");
+        assertThat(dataDir.resolve("circuits").resolve(id).resolve("circuit.zkey"))
+                .hasSameBinaryContentAs(MUL3.resolve("bn128").resolve("circuit.zkey"));
+        try (var left = Files.list(tmp)) {
+            assertThat(left.toList()).as("nothing left in tmp/ after the registration").isEmpty();
+        }
     }
 
     @Test
