@@ -14,7 +14,9 @@ import java.time.Duration;
  * @param queueCapacity     partitions admitted (waiting, on all instances) before submission answers 429
  * @param handoffCapacity   synthesized partitions that may wait for a device
  * @param finalizerThreads  threads for prove finish and verification
- * @param jobThreads        jobs this instance takes from the durable queue at once
+ * @param jobThreads        jobs this instance takes from the durable queue at once: one-partition jobs spend most of
+ *                          their time outside a device (inputs read, synthesis, finish, rows), so a device stays
+ *                          busy only with several times its prove-start workers in flight
  * @param shutdownGrace     on SIGTERM, how long running partitions may take to finish
  * @param retryAfter        what a 429 answer suggests in {@code Retry-After}
  */
@@ -23,7 +25,7 @@ public record PipelineProperties(@DefaultValue("0") int synthesisWorkers,
                                  @DefaultValue("" + EngineConfig.DEFAULT_QUEUE_CAPACITY) int queueCapacity,
                                  @DefaultValue("" + EngineConfig.DEFAULT_HANDOFF_CAPACITY) int handoffCapacity,
                                  @DefaultValue("" + EngineConfig.DEFAULT_FINALIZER_THREADS) int finalizerThreads,
-                                 @DefaultValue("8") int jobThreads, @DefaultValue("30s") Duration shutdownGrace,
+                                 @DefaultValue("16") int jobThreads, @DefaultValue("30s") Duration shutdownGrace,
                                  @DefaultValue(EngineConfig.DEFAULT_QUEUE_FULL_RETRY_AFTER_SECONDS + "s")
                                  Duration retryAfter) {
 }
