@@ -32,10 +32,13 @@ mkdir -p "$W" "$out"
 exec > >(tee -a "$out/large.log") 2>&1
 t0=$(date +%s)
 say() { echo "$(date +%T) [+$(( $(date +%s) - t0 ))s] $*"; }
-# NAME:CONSTRAINTS, the first the Filecoin-shaped one, the second the Filecoin-scale one (smaller ones test the script
-# on a machine without a GPU, where the service proves on the CPU).
+# NAME:CONSTRAINTS, the first the Filecoin-shaped one, the last the Filecoin-scale one (the engine alone runs on the
+# last; with one circuit it is both; smaller ones test the script on a machine without a GPU, where the service proves
+# on the CPU). PROOFLINE_LARGE_CLIENTS: the client counts of the Filecoin-shaped bench (default 2), 2 jobs each.
 read -r -a circuits <<< "${PROOFLINE_LARGE_CIRCUITS:-bls22:4194300 bls24:16777212}"
-small=${circuits[0]%%:*}; large=${circuits[1]:-$small}; large=${large%%:*}
+small=${circuits[0]%%:*}; last=${circuits[${#circuits[@]}-1]}; large=${last%%:*}; large_n=${last##*:}
+# The Filecoin-shaped bench's closed-loop clients, each with one job at a time (client counts separated by commas).
+small_clients=${PROOFLINE_LARGE_CLIENTS:-2}
 
 generated() { [[ -f "$W/gen.done" ]]; }
 
@@ -114,8 +117,10 @@ measure | register)
             --circuit "${ids[$1]}" --witness "$W/$1/witness.wtns" --partitions 10 --clients "$2" --jobs "$3" \
             --warmup "$4" --verify-sample 1 2>&1 | grep -v WARNING
     }
-    [[ -n "${ids[$small]:-}" ]] && bench "$small" 2 4 1 150
-    [[ -n "${ids[$large]:-}" ]] && bench "$large" 1 2 0 $(( $(left) - 60 ))
+    for c in ${small_clients//,/ }; do
+        [[ -n "${ids[$small]:-}" ]] && bench "$small" "$c" $((2 * c)) 1 150
+    done
+    [[ $large != "$small" && -n "${ids[$large]:-}" ]] && bench "$large" 1 2 0 $(( $(left) - 60 ))
     # Every DONE job's detail (per-partition gpuMs) and first proof, in snarkjs's layout (verify them here with
     # scripts/verify-gpu-proofs.sh once $OUT/proofs.tar.gz is unpacked).
     rm -rf "$W/proofs"
@@ -135,11 +140,14 @@ PY
     kill -TERM $svc; wait $svc
     cp "$W/service.log" "$out/service.log" 2>/dev/null
     if (( $(left) > 120 )); then
-        say "bench pipeline, the engine alone: $large, 10 partitions, 1 job"
-        PROOFLINE_JAVA_OPTS=-Xmx32g timeout $(( $(left) - 10 )) "$S/bin/proofline" bench pipeline \
-            --kernels "$W/kernels" --backend "${PROOFLINE_LARGE_BACKEND:-gpu}" --curve bls12381 \
-            --constraints "${circuits[1]##*:}" --partitions 10 --jobs 1 --synthesis-workers 8 --budget 40GiB \
-            --policy budget --dir "$W/$large" 2>&1 | grep -v WARNING
+        jobs=${PROOFLINE_LARGE_ENGINE_JOBS:-1}
+        for workers in ${PROOFLINE_LARGE_ENGINE_WORKERS:-1}; do
+            say "bench pipeline, the engine alone: $large, 10 partitions, $jobs job(s), $workers prove start(s) at once"
+            PROOFLINE_JAVA_OPTS=-Xmx32g timeout $(( $(left) - 10 )) "$S/bin/proofline" bench pipeline \
+                --kernels "$W/kernels" --backend "${PROOFLINE_LARGE_BACKEND:-gpu}" --curve bls12381 \
+                --constraints "$large_n" --partitions 10 --jobs "$jobs" --synthesis-workers 8 --budget 40GiB \
+                --workers-per-device "$workers" --policy budget --dir "$W/$large" 2>&1 | grep -v WARNING
+        done
     fi
     say "done"
     ;;
