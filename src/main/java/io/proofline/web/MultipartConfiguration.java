@@ -3,6 +3,7 @@ package io.proofline.web;
 import io.proofline.service.DataDirectory;
 import io.proofline.service.StoreProperties;
 import jakarta.servlet.MultipartConfigElement;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.multipart.MultipartResolver;
@@ -19,9 +20,11 @@ import org.springframework.web.servlet.DispatcherServlet;
 class MultipartConfiguration {
 
     @Bean
-    MultipartConfigElement multipartConfigElement(StoreProperties store, DataDirectory data) {
+    MultipartConfigElement multipartConfigElement(StoreProperties store, ObjectProvider<DataDirectory> data) {
         long max = store.maxCircuitSize().toBytes();
-        return new MultipartConfigElement(data.tmp().toString(), max, max, 0);
+        // no data directory in a web slice without the service layer: the container's own temporary folder then
+        String location = data.stream().findFirst().map(d -> d.tmp().toString()).orElse("");
+        return new MultipartConfigElement(location, max, max, 0);
     }
 
     @Bean(name = DispatcherServlet.MULTIPART_RESOLVER_BEAN_NAME)
