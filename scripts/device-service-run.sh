@@ -19,12 +19,13 @@
 # logs, kernel build log, nvidia-smi samples, environment), rewritten after every phase so that a run stopped at its
 # limit still returns what it did.
 #
-#   scripts/device-service-run.sh [--log 20] [--clients 16] [--jobs 64] [--jobs-one 16] [--warmup 2]
+#   scripts/device-service-run.sh [--log 20] [--clients 16] [--jobs 256] [--jobs-one 16] [--warmup 2]
 #       [--cpu-jobs 3] [--keep-proofs 4] [--no-gpu] [--no-cpu] [--budget 560] [--port 18080] [--rps 100000]
 #       [--archive .service/proofline-service.tar.xz] [--work /tmp/proofline-service-run]
 #
 #   --log N        the circuit has 2^N constraints (BN254; 20: the issue's 2^20 job)
-#   --clients N    the loaded run's concurrent clients; --jobs its jobs; --jobs-one the 1-client run's jobs
+#   --clients N    the loaded run's concurrent clients; --jobs its jobs (16 a client: with 4 a client, the run's start
+#                  and end, when fewer clients are busy, weighed on its average); --jobs-one the 1-client run's jobs
 #   --no-gpu       no kernel build and no GPU phase (the CPU phase only: how the script is tested on a machine
 #                  without a GPU); --no-cpu leaves the CPU phase out
 #   --budget S     seconds the whole run may take: a phase that would start past it is skipped and each step's
@@ -36,7 +37,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 repo="$PWD"
 
-log2=20; clients=16; jobs=64; jobs_one=16; warmup=2; cpu_jobs=3; keep_proofs=4; gpu=true; cpu=true
+log2=20; clients=16; jobs=256; jobs_one=16; warmup=2; cpu_jobs=3; keep_proofs=4; gpu=true; cpu=true
 budget=560; port=18080; rps=100000
 archive=.service/proofline-service.tar.xz
 work="${TMPDIR:-/tmp}/proofline-service-run"
