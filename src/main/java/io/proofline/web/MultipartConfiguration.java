@@ -23,7 +23,8 @@ class MultipartConfiguration {
     MultipartConfigElement multipartConfigElement(StoreProperties store, ObjectProvider<DataDirectory> data) {
         long max = store.maxCircuitSize().toBytes();
         // no data directory in a web slice without the service layer: the container's own temporary folder then
-        String location = data.stream().findFirst().map(d -> d.tmp().toString()).orElse("");
+        DataDirectory dir = data.getIfAvailable();
+        String location = dir == null ? "" : dir.tmp().toString();
         return new MultipartConfigElement(location, max, max, 0);
     }
 
