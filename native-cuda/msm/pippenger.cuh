@@ -1,4 +1,4 @@
-// Pippenger's bucket method for Σ sᵢ·Pᵢ over G1 and G2, with signed-digit windows and a counting sort into buckets.
+// Pippenger's bucket method for Σ sᵢ·Pᵢ over G1 and G2, with signed-digit windows sorted into buckets.
 //
 // Scalars are canonical 256-bit little-endian integers (8 words), below r < 2^255. With window width c, a
 // scalar is written Σ_w d_w·2^(c·w) with d_w ∈ [−2^(c−1), 2^(c−1)] (a digit above 2^(c−1) becomes d − 2^c and
@@ -7,9 +7,8 @@
 // on the pair's value as bit 31 (so n < 2^31).
 //
 // Stages (one kernel each, launched by the host in this order):
-//   histogram   counts[key] += 1 for every non-zero digit of every scalar other than 0 and 1
-//   (exclusive scan of counts → offsets; cursor = offsets)
-//   scatter     pairs[cursor[key]++] = point index | sign: the pairs sorted by bucket
+//   the sort    the (bucket, point) pairs in bucket order, with each bucket's offset and count: a radix sort of
+//               each window's digits (bucket_sort.cuh; scalars 0 and 1 have no digits)
 //   task_counts, (scan), task_map
 //               the buckets cut into tasks of at most per_task pairs: one per bucket as long as the bucket has at
 //               most per_task pairs (every bucket when the scalars are uniform), several for larger ones
@@ -74,43 +73,6 @@ struct scalar_words {
         return v & ((1u << c) - 1);
     }
 };
-
-/** Calls emit(key, negative) for each non-zero signed digit of scalar i (not for scalars 0 and 1). */
-template <class Emit>
-__device__ __forceinline__ void for_each_digit(const uint32_t* scalars, size_t i, uint32_t c, uint32_t windows,
-                                               Emit emit) {
-    const scalar_words s = scalar_words::load(scalars, i);
-    if (s.is_zero_or_one()) return;
-    const uint32_t half = 1u << (c - 1);
-    uint32_t carry = 0;
-    for (uint32_t w = 0; w < windows; w++) {
-        uint32_t raw = s.bits(w * c, c) + carry;  // ≤ 2^c
-        carry = raw > half ? 1u : 0u;
-        int32_t d = carry ? int32_t(raw) - int32_t(1u << c) : int32_t(raw);
-        if (d != 0) {
-            uint32_t magnitude = d < 0 ? uint32_t(-d) : uint32_t(d);
-            emit(w * half + magnitude - 1, d < 0);
-        }
-    }
-}
-
-__device__ __forceinline__ void histogram(const uint32_t* scalars, size_t n, uint32_t c, uint32_t windows,
-                                          uint32_t* counts) {
-    const size_t i = global_thread();
-    if (i >= n) return;
-    for_each_digit(scalars, i, c, windows, [&](uint32_t key, bool) { atomicAdd(counts + key, 1u); });
-}
-
-/** The pairs in bucket order. */
-__device__ __forceinline__ void scatter(const uint32_t* scalars, size_t n, uint32_t c, uint32_t windows,
-                                        uint32_t* cursor, uint32_t* pairs) {
-    const size_t i = global_thread();
-    if (i >= n) return;
-    for_each_digit(scalars, i, c, windows, [&](uint32_t key, bool negative) {
-        uint32_t at = atomicAdd(cursor + key, 1u);
-        pairs[at] = uint32_t(i) | (negative ? SIGN_BIT : 0u);
-    });
-}
 
 /** The number of sorted pairs: the end of the last bucket (read on the device, so the host never waits). */
 __device__ __forceinline__ uint32_t pair_total(const uint32_t* offsets, const uint32_t* counts, uint32_t buckets) {

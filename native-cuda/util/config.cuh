@@ -22,6 +22,12 @@ static_assert(SCAN_THREADS % 32 == 0 && SCAN_THREADS <= 1024, "block size must b
 constexpr int POINT_THREADS = 128;
 static_assert(POINT_THREADS % 32 == 0 && POINT_THREADS <= 1024, "block size must be whole warps");
 
+/** Threads per block of the MSM's radix sort of digits; one tile is SORT_THREADS · SORT_ITEMS keys, ranked in shared
+ *  memory (msm/bucket_sort.cuh). 256 threads: one per 8-bit digit when a tile's digit counts are scanned. */
+constexpr int SORT_THREADS = 256;
+constexpr int SORT_ITEMS = 16;
+static_assert(SORT_THREADS == 256, "the sort scans a tile's 256 digit counts one per thread");
+
 /** Widest Pippenger window; buckets are indexed by 32-bit keys and a window has 2^(c−1) of them. */
 constexpr int MSM_MAX_WINDOW_BITS = 24;
 static_assert(MSM_MAX_WINDOW_BITS <= 28, "keys (window·2^(c−1) + bucket) must stay well inside 32 bits");

@@ -1,10 +1,10 @@
 package io.proofline.gpu.internal;
 
 /**
- * The first half of a GPU MSM, which depends on the scalars only: their signed digits counted and sorted into buckets
- * (pairs of point index and sign, in bucket order), and the buckets cut into tasks of at most {@link MsmShape#perTask()}
- * pairs, ordered by size (native-cuda/msm/pippenger.cuh, histogram … task_size_scatter). {@link GpuMsm} adds the points
- * along it.
+ * The first half of a GPU MSM, which depends on the scalars only: their signed digits sorted into buckets (pairs of
+ * point index and sign, in bucket order, by a radix sort of each window's digits: native-cuda/msm/bucket_sort.cuh),
+ * and the buckets cut into tasks of at most {@link MsmShape#perTask()} pairs, ordered by size
+ * (native-cuda/msm/pippenger.cuh, task_counts … task_size_scatter). {@link GpuMsm} adds the points along it.
  *
  * <p>Why a separate object: the MSMs of a proof over one scalar vector — ΣA, ΣB1 and ΣC over G1 and ΣB2 over G2 all
  * take the witness — need one sort between them, not four, and MSMs on two streams can read
@@ -12,6 +12,10 @@ package io.proofline.gpu.internal;
  * size n fix every buffer; an MSM reads a schedule only of its own n and c.
  */
 public final class MsmSchedule implements AutoCloseable {
+
+    /** Bits of a key the radix sort ranks per pass (native-cuda/msm/bucket_sort.cuh: RADIX_BITS). */
+    private static final int RADIX_BITS = 8;
+    private static final int RADIX = 1 << RADIX_BITS;
 
     private final KernelModule module;
     private final MsmShape shape;
@@ -21,12 +25,22 @@ public final class MsmSchedule implements AutoCloseable {
     private final int buckets;
     private final long levelEntries;
     private final int scanBlocks;
+    /** Tiles of the radix sort per window, and its passes of 8 bits over the keys |d| − 1 < 2^(c−1). */
+    private final int tiles;
+    private final int sortPasses;
 
     final DeviceBuffer counts;
     final DeviceBuffer offsets;
-    private final DeviceBuffer cursor;
+    /** Each bucket's end in the sorted pairs (offsets holds its begin until the counts are taken). */
+    private final DeviceBuffer ends;
     final DeviceBuffer scanTotals;
     final DeviceBuffer pairs;
+    /** The sort's digits per window, their keys on the way, and each tile's digit counts (then their scan). */
+    private final DeviceBuffer windowFill;
+    private final DeviceBuffer keys;
+    private final DeviceBuffer keysOther;
+    private final DeviceBuffer valuesOther;
+    private final DeviceBuffer tileCounts;
     final DeviceBuffer taskCounts;
     final DeviceBuffer taskOffsets;
     final DeviceBuffer taskBucket;
@@ -51,12 +65,21 @@ public final class MsmSchedule implements AutoCloseable {
         this.buckets = windows * (1 << (c - 1));
         long maxPairs = (long) n * windows;
         this.levelEntries = shape.levelEntries(n, windowBits);
-        this.scanBlocks = Math.toIntExact(KernelModule.blocksFor(buckets, module.tunables().scanThreads()));
+        Tunables t = module.tunables();
+        this.tiles = Math.toIntExact(KernelModule.blocksFor(n, t.sortTile()));
+        this.sortPasses = Math.max(1, (c - 1 + RADIX_BITS - 1) / RADIX_BITS);
+        long tileCountEntries = (long) windows * RADIX * tiles;
+        this.scanBlocks = Math.toIntExact(KernelModule.blocksFor(Math.max(buckets, tileCountEntries), t.scanThreads()));
         this.counts = DeviceBuffer.allocate(4L * buckets);
         this.offsets = DeviceBuffer.allocate(4L * buckets);
-        this.cursor = DeviceBuffer.allocate(4L * buckets);
+        this.ends = DeviceBuffer.allocate(4L * buckets);
         this.scanTotals = DeviceBuffer.allocate(4L * scanBlocks);
         this.pairs = DeviceBuffer.allocate(4L * maxPairs);
+        this.windowFill = DeviceBuffer.allocate(4L * windows);
+        this.keys = DeviceBuffer.allocate(4L * maxPairs);
+        this.keysOther = DeviceBuffer.allocate(4L * maxPairs);
+        this.valuesOther = DeviceBuffer.allocate(4L * maxPairs);
+        this.tileCounts = DeviceBuffer.allocate(4L * tileCountEntries);
         this.taskCounts = DeviceBuffer.allocate(4L * buckets);
         this.taskOffsets = DeviceBuffer.allocate(4L * buckets);
         this.taskBucket = DeviceBuffer.allocate(4L * levelEntries);
@@ -90,17 +113,8 @@ public final class MsmSchedule implements AutoCloseable {
         if (scalars.bytes() < (long) n * GpuMsm.SCALAR_BYTES) {
             throw new IllegalArgumentException("scalars shorter than " + n + " entries");
         }
-        Tunables t = module.tunables();
-        int ew = t.elementwiseThreads();
-        long nn = n;
-        // Counting sort of (bucket, point) pairs: histogram, exclusive scan, scatter.
-        counts.zeroAsync(counts.bytes(), stream);
-        module.launch("proofline_msm_histogram", KernelModule.blocksFor(n, ew), ew, stream, scalars, nn, c, windows,
-                counts);
-        scan(counts, offsets, buckets, stream);
-        cursor.copyFromAsync(offsets, offsets.bytes(), stream);
-        module.launch("proofline_msm_scatter", KernelModule.blocksFor(n, ew), ew, stream, scalars, nn, c, windows,
-                cursor, pairs);
+        int ew = module.tunables().elementwiseThreads();
+        sortDigits(scalars, stream);
         times.mark("sort", stream);
         // Tasks: ⌈count / PER_TASK⌉ per bucket, their offsets, and each task's bucket.
         module.launch("proofline_msm_task_counts", KernelModule.blocksFor(buckets, ew), ew, stream, counts, buckets,
@@ -112,7 +126,46 @@ public final class MsmSchedule implements AutoCloseable {
         times.mark("tasks", stream);
     }
 
-    /** out = the exclusive scan of {@code in}'s first {@code count} words. */
+    /**
+     * The pairs in bucket order, offsets = each bucket's begin and counts its size: each window's digits compacted
+     * into its region, then passes of 8 bits (digit counts per tile, their scan, a stable scatter), the last of which
+     * writes the pairs densely, window after window; then each bucket's bounds where the sorted keys change.
+     * Buffers alternate so that the last pass ends in {@code pairs} and {@code keys}.
+     */
+    private void sortDigits(DeviceBuffer scalars, GpuStream stream) {
+        Tunables t = module.tunables();
+        int st = t.sortThreads();
+        long nn = n;
+        long grid = (long) windows * tiles;
+        windowFill.zeroAsync(windowFill.bytes(), stream);
+        boolean evenPasses = sortPasses % 2 == 0;
+        DeviceBuffer keysIn = evenPasses ? keys : keysOther;
+        DeviceBuffer valuesIn = evenPasses ? pairs : valuesOther;
+        module.launch("proofline_msm_digits", KernelModule.blocksFor(n, st), st, stream, scalars, nn, c, windows,
+                windowFill, keysIn, valuesIn);
+        int keyBits = c - 1;
+        for (int pass = 0; pass < sortPasses; pass++) {
+            int bit = pass * RADIX_BITS;
+            int bits = Math.min(RADIX_BITS, keyBits - bit);
+            boolean last = pass == sortPasses - 1;
+            DeviceBuffer keysOut = keysIn == keys ? keysOther : keys;
+            DeviceBuffer valuesOut = valuesIn == pairs ? valuesOther : pairs;
+            module.launch("proofline_msm_sort_count", grid, st, stream, keysIn, nn, windowFill, tiles, bit, tileCounts);
+            scan(tileCounts, tileCounts, (long) windows * RADIX * tiles, stream);
+            module.launch("proofline_msm_sort_scatter", grid, st, stream, keysIn, valuesIn, nn, windowFill, tiles, bit,
+                    bits, tileCounts, last ? 1 : 0, keysOut, valuesOut);
+            keysIn = keysOut;
+            valuesIn = valuesOut;
+        }
+        offsets.zeroAsync(offsets.bytes(), stream);
+        ends.zeroAsync(ends.bytes(), stream);
+        module.launch("proofline_msm_bucket_bounds", grid, st, stream, keys, windowFill, tiles, 1 << (c - 1), offsets,
+                ends);
+        module.launch("proofline_msm_bucket_counts", KernelModule.blocksFor(buckets, t.elementwiseThreads()),
+                t.elementwiseThreads(), stream, offsets, ends, buckets, counts);
+    }
+
+    /** out = the exclusive scan of {@code in}'s first {@code count} words (in place when out is in). */
     private void scan(DeviceBuffer in, DeviceBuffer out, long count, GpuStream stream) {
         Tunables t = module.tunables();
         long blocks = KernelModule.blocksFor(count, t.scanThreads());
@@ -140,6 +193,29 @@ public final class MsmSchedule implements AutoCloseable {
         return shape;
     }
 
+    /**
+     * The last sort's result read back, for the self-test's check of the sort against the CPU: waits for
+     * {@code stream}.
+     *
+     * @param pairs   point index | sign bit, in bucket order; only the first Σ counts are the sort's
+     * @param offsets each bucket's first pair (meaningful for non-empty buckets)
+     * @param counts  each bucket's pairs (bucket key = window · 2^(c−1) + |digit| − 1)
+     */
+    public record Sorted(int[] pairs, int[] offsets, int[] counts) {
+    }
+
+    /** Reads the last sort back (see {@link Sorted}). */
+    public Sorted downloadSorted(GpuStream stream) {
+        stream.synchronize();
+        int[] p = new int[Math.toIntExact((long) n * windows)];
+        int[] o = new int[buckets];
+        int[] k = new int[buckets];
+        pairs.download(p);
+        offsets.download(o);
+        counts.download(k);
+        return new Sorted(p, o, k);
+    }
+
     /** Device bytes this schedule holds. */
     public long bytes() {
         long bytes = 0;
@@ -150,8 +226,8 @@ public final class MsmSchedule implements AutoCloseable {
     }
 
     private DeviceBuffer[] buffers() {
-        return new DeviceBuffer[] {counts, offsets, cursor, scanTotals, pairs, taskCounts, taskOffsets,
-                taskBucket, sizeCounts, sizeCursor, taskOrder};
+        return new DeviceBuffer[] {counts, offsets, ends, scanTotals, pairs, windowFill, keys, keysOther, valuesOther,
+                tileCounts, taskCounts, taskOffsets, taskBucket, sizeCounts, sizeCursor, taskOrder};
     }
 
     @Override

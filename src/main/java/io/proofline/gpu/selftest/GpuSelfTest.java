@@ -15,6 +15,7 @@ import io.proofline.gpu.internal.GpuNtt;
 import io.proofline.gpu.internal.GpuStream;
 import io.proofline.gpu.internal.GpuTimer;
 import io.proofline.gpu.internal.KernelModule;
+import io.proofline.gpu.internal.MsmSchedule;
 import io.proofline.gpu.internal.StageTimes;
 
 import java.io.PrintStream;
@@ -76,6 +77,8 @@ public final class GpuSelfTest {
                     checkCosetH(module, stream, curve, Math.min(12, options.maxLog()));
                     checkAbc(module, stream, curve, 7);
                     checkAbc(module, stream, curve, 1 << Math.min(20, options.maxLog()));
+                    checkBucketSort(module, stream, curve, 1000, ScalarMix.WITNESS);
+                    checkBucketSort(module, stream, curve, 1 << Math.min(20, options.maxLog()), ScalarMix.UNIFORM);
                     checkMsm(module, stream, curve, 100, ScalarMix.ONES, false);
                     checkMsm(module, stream, curve, 1 << 10, ScalarMix.WITNESS, false);
                     int n = 1 << Math.min(20, options.maxLog());
@@ -100,8 +103,16 @@ public final class GpuSelfTest {
                         checkAbc(module, stream, curve, rows);
                     }
                 }
+                for (int n : new int[] {1, 2, 1000, (1 << 13) + 5, 1 << 16, 1 << 20}) {
+                    if (n <= 1 << options.maxLog()) {
+                        for (ScalarMix mix : new ScalarMix[] {ScalarMix.UNIFORM, ScalarMix.WITNESS, ScalarMix.EQUAL}) {
+                            checkBucketSort(module, stream, curve, n, mix);
+                        }
+                    }
+                }
                 checkMsm(module, stream, curve, 100, ScalarMix.ONES, false);
                 checkMsm(module, stream, curve, 100, ScalarMix.SMALL, false);
+                checkMsm(module, stream, curve, 1000, ScalarMix.EQUAL, false);
                 checkMsm(module, stream, curve, 1, ScalarMix.UNIFORM, false);
                 checkMsm(module, stream, curve, 7, ScalarMix.WITNESS, false);
                 checkMsm(module, stream, curve, 1 << 10, ScalarMix.UNIFORM, false);
@@ -110,6 +121,7 @@ public final class GpuSelfTest {
                     if (log <= options.maxLog()) {
                         checkMsm(module, stream, curve, 1 << log, ScalarMix.UNIFORM, true);
                         checkMsm(module, stream, curve, 1 << log, ScalarMix.WITNESS, true);
+                        checkMsm(module, stream, curve, 1 << log, ScalarMix.EQUAL, true);
                     }
                 }
                 checkG2Msm(module, stream, curve, 1, ScalarMix.UNIFORM);
@@ -289,7 +301,34 @@ public final class GpuSelfTest {
         /** all 1: only the direct sum of the ones runs */
         ONES,
         /** below 2^8: one Pippenger window */
-        SMALL
+        SMALL,
+        /** one uniform value for every point: each window's digits all fall into one bucket */
+        EQUAL
+    }
+
+    /**
+     * The MSM's sort of digits into buckets ({@link MsmSchedule}) against {@link BucketSortReference}: every bucket's
+     * count, its offset, and its pairs as a set (the order inside a bucket is free).
+     */
+    private void checkBucketSort(KernelModule module, GpuStream stream, GpuCurve curve, int n, ScalarMix mix) {
+        String check = "msm bucket sort " + mix.name().toLowerCase(Locale.ROOT);
+        guarded(curve, check, sizeName(n), () -> {
+            PrimeField fr = curve.fr();
+            long[] scalars = new long[n * fr.limbs()];
+            long[] equal = fr.random(random);
+            for (int i = 0; i < n; i++) {
+                long[] s = mix == ScalarMix.EQUAL ? equal : MsmInput.scalar(fr, mix, random);
+                fr.fromMontgomery(s, 0, scalars, i * fr.limbs());
+            }
+            int c = config.msmShape().windowBits(n);
+            try (DeviceBuffer d = DeviceBuffer.of(scalars);
+                 MsmSchedule schedule = new MsmSchedule(module, n, c, config.msmShape())) {
+                schedule.enqueueSort(d, stream, StageTimes.NONE);
+                String mismatch = BucketSortReference.of(scalars, n, c).mismatch(schedule.downloadSorted(stream));
+                record(curve, check + " c=" + c, sizeName(n), mismatch == null,
+                        mismatch == null ? "every bucket's pairs as on the CPU" : mismatch);
+            }
+        });
     }
 
     /**

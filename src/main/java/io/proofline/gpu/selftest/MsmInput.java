@@ -86,8 +86,9 @@ record MsmInput(long[] points, long[] scalars, BigInteger expectedLog, long[] lo
         long[] term = new long[w];
         long[] canonical = new long[w];
         long[] previous = null;
+        long[] equal = mix == GpuSelfTest.ScalarMix.EQUAL ? fr.random(random) : null;
         for (int i = 0; i < n; i++) {
-            long[] s = scalar(fr, mix, random);
+            long[] s = equal != null ? equal : scalar(fr, mix, random);
             if (i == 5 && previous != null) {
                 s = previous;
             }
@@ -100,9 +101,10 @@ record MsmInput(long[] points, long[] scalars, BigInteger expectedLog, long[] lo
         return new MsmInput(points, scalars, fr.toBigInteger(sum), logs);
     }
 
-    /** A scalar in Montgomery form, drawn by the mix. */
+    /** A scalar in Montgomery form, drawn by the mix (not EQUAL, which draws one value for a whole input). */
     static long[] scalar(PrimeField fr, GpuSelfTest.ScalarMix mix, SplittableRandom random) {
         switch (mix) {
+            case EQUAL -> throw new IllegalArgumentException("EQUAL scalars are drawn once per input");
             case UNIFORM -> {
                 return fr.random(random);
             }
