@@ -5,10 +5,10 @@
 namespace proofline {
 namespace config {
 
-/** log2 of the elements one NTT block transforms in shared memory (2^k elements, 2^(k−1) threads). */
+/** log2 of the elements one NTT block transforms in shared memory (2^k elements, 2^(k−2) threads of 4 each). */
 constexpr int NTT_MAX_LOG_TILE = 10;
-static_assert(NTT_MAX_LOG_TILE >= 1 && NTT_MAX_LOG_TILE <= 11,
-              "an NTT tile needs 2^(k-1) <= 1024 threads and 2^k·32 B <= 48 KiB of static shared memory");
+static_assert(NTT_MAX_LOG_TILE >= 2 && NTT_MAX_LOG_TILE <= 10,
+              "an NTT tile needs 2^(k-2) threads of 4 elements and 2^k·32 B <= 48 KiB of static shared memory");
 
 /** Threads per block of the element-wise kernels (field ops, scaling, h = a·b − c). */
 constexpr int ELEMENTWISE_THREADS = 256;

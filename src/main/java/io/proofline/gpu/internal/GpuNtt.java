@@ -10,8 +10,11 @@ import java.math.BigInteger;
  * Roots follow snarkjs: ω_N = 5^((r−1)/N) (5 is a quadratic non-residue mod r on both curves), so
  * {@link #forward} evaluates a polynomial given by its coefficients at ω_N^0 .. ω_N^(N−1), natural order in and out.
  *
- * <p>A transform is one bit-reversal launch and ⌈logN / k⌉ launches of k butterfly stages in shared memory
- * (k = the module's {@code nttMaxLogTile}). Not thread-safe: one instance per worker.
+ * <p>A transform is ⌈logN / K⌉ launches of up to K butterfly stages in shared memory (K = the module's
+ * {@code nttMaxLogTile}); the first also does the bit reversal, reading its tiles from bit-reversed positions. With
+ * more than one launch that first one cannot write in place (other blocks still read what it would overwrite), so it
+ * writes into a scratch buffer of N elements, the middle ones work in place there and the last writes back (ntt.cuh).
+ * Not thread-safe: one instance per worker.
  */
 public final class GpuNtt implements AutoCloseable {
 
@@ -24,6 +27,8 @@ public final class GpuNtt implements AutoCloseable {
     private final long n;
     private final DeviceBuffer twiddles;
     private final DeviceBuffer inverseTwiddles;
+    /** Pass 0's output when there are several passes (its bit-reversed reads forbid in place: ntt.cuh); else null. */
+    private final DeviceBuffer scratch;
     private final ScaleTables inverseScale;
     private final ScaleTables cosetScale;
 
@@ -40,6 +45,7 @@ public final class GpuNtt implements AutoCloseable {
         long[] omegaInverse = fr.inv(omega);
         this.twiddles = DeviceBuffer.of(powers(fr, fr.one(), omega, n / 2));
         this.inverseTwiddles = DeviceBuffer.of(powers(fr, fr.one(), omegaInverse, n / 2));
+        this.scratch = passes(module.tunables()) > 1 ? DeviceBuffer.allocate(n * curve.frBytes()) : null;
         long[] nInverse = fr.inv(fr.fromLong(n));
         // 1/N · g^i with g = 1: the inverse transform's scaling; with g = ω_2N: also the shift onto the odd coset.
         this.inverseScale = new ScaleTables(fr, logN, nInverse, fr.one());
@@ -58,6 +64,12 @@ public final class GpuNtt implements AutoCloseable {
 
     public long size() {
         return n;
+    }
+
+    /** Device bytes this instance holds: the twiddles, the scale tables and the scratch of a multi-pass transform. */
+    public long deviceBytes() {
+        return twiddles.bytes() + inverseTwiddles.bytes() + inverseScale.bytes() + cosetScale.bytes()
+                + (scratch == null ? 0 : scratch.bytes());
     }
 
     /** In place: coefficients → evaluations at ω_N^i. */
@@ -101,18 +113,30 @@ public final class GpuNtt implements AutoCloseable {
         module.launch(curve.kernel("fr_from_montgomery"), KernelModule.blocksFor(n, threads), threads, stream, x, n);
     }
 
+    /**
+     * The passes, as even as they come (2^20: 10 + 10, 2^24: 8 + 8 + 8). Each launch has 2^(K−2) threads per block
+     * (4 elements each) and N / 2^K blocks, K = min(logN, nttMaxLogTile): a pass of k &lt; K stages runs 2^(K−k)
+     * tiles per block, so that every pass keeps the same block size. Pass 0 reads x (bit-reversed) and writes x
+     * itself only when it is the only pass: a single block, which reads all of x before it writes.
+     */
     private void transform(DeviceBuffer x, DeviceBuffer tw, GpuStream stream) {
         requireSize(x);
         Tunables t = module.tunables();
-        module.launch(curve.kernel("fr_bit_reverse"), KernelModule.blocksFor(n, t.elementwiseThreads()),
-                t.elementwiseThreads(), stream, x, logN);
-        int passes = (logN + t.nttMaxLogTile() - 1) / t.nttMaxLogTile();
+        int passes = passes(t);
+        int tileLog = Math.min(logN, t.nttMaxLogTile());
+        int threads = 1 << Math.max(tileLog - 2, 0);
         int s0 = 0;
         for (int pass = 0; pass < passes; pass++) {
             int k = logN / passes + (pass < logN % passes ? 1 : 0);
-            module.launch(curve.kernel("fr_ntt_pass"), n >> k, 1 << (k - 1), stream, x, tw, logN, s0, k);
+            DeviceBuffer in = pass == 0 ? x : scratch;
+            DeviceBuffer out = pass == passes - 1 ? x : scratch;
+            module.launch(curve.kernel("fr_ntt_pass"), n >> tileLog, threads, stream, in, out, tw, logN, s0, k);
             s0 += k;
         }
+    }
+
+    private int passes(Tunables t) {
+        return (logN + t.nttMaxLogTile() - 1) / t.nttMaxLogTile();
     }
 
     private void scale(DeviceBuffer x, ScaleTables tables, GpuStream stream) {
@@ -152,6 +176,10 @@ public final class GpuNtt implements AutoCloseable {
             this.hi = DeviceBuffer.of(powers(f, c, gStride, 1L << (logN - logLo)));
         }
 
+        long bytes() {
+            return lo.bytes() + hi.bytes();
+        }
+
         @Override
         public void close() {
             lo.close();
@@ -165,5 +193,8 @@ public final class GpuNtt implements AutoCloseable {
         inverseTwiddles.close();
         inverseScale.close();
         cosetScale.close();
+        if (scratch != null) {
+            scratch.close();
+        }
     }
 }

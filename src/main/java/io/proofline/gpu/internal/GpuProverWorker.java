@@ -247,13 +247,12 @@ public final class GpuProverWorker implements AutoCloseable {
     }
 
     /**
-     * What {@link GpuNtt} allocates for a domain of N: forward and inverse twiddles (N/2 elements each) and two pairs
-     * of scale tables (2^⌈log N / 2⌉ + 2^⌊log N / 2⌋ elements each pair).
+     * What {@link GpuNtt} allocates for a domain of N: forward and inverse twiddles (N/2 elements each), two pairs
+     * of scale tables (2^⌈log N / 2⌉ + 2^⌊log N / 2⌋ elements each pair) and, for N above one shared-memory tile, the
+     * N-element scratch of its first pass.
      */
     static long nttBytes(GpuNtt ntt) {
-        int logLo = (ntt.logN() + 1) / 2;
-        long scale = (1L << logLo) + (1L << (ntt.logN() - logLo));
-        return (ntt.size() + 2 * scale) * GpuMsm.SCALAR_BYTES;
+        return ntt.deviceBytes();
     }
 
     /**

@@ -15,8 +15,8 @@ import java.util.OptionalDouble;
  * BLS12-381 2^20 10.3 / 6.2 ms, 2^24 134 / 81 ms.
  *
  * <p>NTT (docs/gpu-notes.md): {@code N/2·log₂N} butterfly multiplications at the carry-chain ceiling of 57 G mul/s
- * (N = 8 limbs, both curves' Fr), or the bytes moved at 4.3 TB/s — one bit-reversal pass and ⌈log₂N / 10⌉
- * shared-memory passes, each reading and writing N·32 bytes — whichever is larger: 0.18 ms at 2^20.
+ * (N = 8 limbs, both curves' Fr), or the bytes moved at 4.3 TB/s — ⌈log₂N / 10⌉ shared-memory passes (the first
+ * also does the bit reversal), each reading and writing N·32 bytes — whichever is larger: 0.18 ms at 2^20.
  *
  * <p>Peers: ICICLE on an RTX 4090 (device-resident inputs, random scalars; DESIGN §8): G1 MSM 2^20 14.8 ms (BN254),
  * 24.7 ms (BLS12-381), NTT 2^20 0.37 ms. DESIGN gives no other sizes, so the other rows have no peer figure.
@@ -59,7 +59,7 @@ public final class PerformanceBounds {
     public static double ntt(int logN) {
         double n = Math.pow(2, logN);
         double arithmetic = n / 2 * logN / FR_MULS_PER_SECOND;
-        int passes = 1 + (logN + NTT_STAGES_PER_PASS - 1) / NTT_STAGES_PER_PASS;
+        int passes = (logN + NTT_STAGES_PER_PASS - 1) / NTT_STAGES_PER_PASS;
         double memory = passes * 2 * n * 32 / BYTES_PER_SECOND;
         return Math.max(arithmetic, memory) * 1e3;
     }
