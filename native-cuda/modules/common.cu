@@ -38,26 +38,26 @@ extern "C" __global__ void __launch_bounds__(proofline::config::SCAN_THREADS)
 
 extern "C" __global__ void __launch_bounds__(proofline::config::SORT_THREADS)
     proofline_msm_digits(const uint32_t* scalars, size_t n, uint32_t c, uint32_t windows, uint32_t* fill,
-                         uint32_t* keys, uint32_t* values) {
+                         uint16_t* keys, uint32_t* values) {
     proofline::msm::bucket_sort::digits(scalars, n, c, windows, fill, keys, values);
 }
 
 extern "C" __global__ void __launch_bounds__(proofline::config::SORT_THREADS)
-    proofline_msm_sort_count(const uint32_t* keys, size_t n, const uint32_t* fill, uint32_t tiles, uint32_t bit,
+    proofline_msm_sort_count(const uint16_t* keys, size_t n, const uint32_t* fill, uint32_t tiles, uint32_t bit,
                              uint32_t* hist) {
     proofline::msm::bucket_sort::count(keys, n, fill, tiles, bit, hist);
 }
 
 extern "C" __global__ void __launch_bounds__(proofline::config::SORT_THREADS)
-    proofline_msm_sort_scatter(const uint32_t* keys_in, const uint32_t* values_in, size_t n, const uint32_t* fill,
+    proofline_msm_sort_scatter(const uint16_t* keys_in, const uint32_t* values_in, size_t n, const uint32_t* fill,
                                uint32_t tiles, uint32_t bit, uint32_t bits, const uint32_t* hist_scan, uint32_t last,
-                               uint32_t* keys_out, uint32_t* values_out) {
+                               uint16_t* keys_out, uint32_t* values_out) {
     proofline::msm::bucket_sort::scatter(keys_in, values_in, n, fill, tiles, bit, bits, hist_scan, last != 0, keys_out,
                                          values_out);
 }
 
 extern "C" __global__ void __launch_bounds__(proofline::config::SORT_THREADS)
-    proofline_msm_bucket_bounds(const uint32_t* keys, const uint32_t* fill, uint32_t tiles, uint32_t half,
+    proofline_msm_bucket_bounds(const uint16_t* keys, const uint32_t* fill, uint32_t tiles, uint32_t half,
                                 uint32_t* begin, uint32_t* end) {
     proofline::msm::bucket_sort::bounds(keys, fill, tiles, half, begin, end);
 }

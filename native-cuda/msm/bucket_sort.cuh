@@ -5,7 +5,8 @@
 // one scattered 4-byte write (a 32-byte sector) per pair, twice over with the histogram, and at 2^24 that was a
 // quarter of the MSM. Here every global access is a run: a tile of SORT_THREADS · SORT_ITEMS keys is ranked by
 // CUB's block radix sort in shared memory, and its pairs of one digit land as one run at the place the scan of
-// all tiles' digit counts gives them. Keys are a window's bucket |d| − 1 < 2^(c−1), so c ≤ 17 takes two passes.
+// all tiles' digit counts gives them. Keys are a window's bucket |d| − 1 < 2^(c−1): 16 bits for c ≤ 17
+// (MSM_MAX_WINDOW_BITS), two passes.
 //
 // Kernels, launched by the host (MsmSchedule) in this order:
 //   digits        each window's non-zero digits (scalars 0 and 1 skipped) as key |d| − 1 and value point | sign,
@@ -33,6 +34,11 @@ namespace proofline {
 namespace msm {
 namespace bucket_sort {
 
+/** A window's bucket |d| − 1: below 2^(c−1) ≤ 2^16. */
+using bucket_key = uint16_t;
+static_assert(config::MSM_MAX_WINDOW_BITS - 1 <= 16, "a window's bucket must fit the sort's 16-bit keys");
+constexpr bucket_key PAST_END = 0xffff;
+
 constexpr uint32_t RADIX_BITS = 8;
 constexpr uint32_t RADIX = 1u << RADIX_BITS;
 constexpr uint32_t THREADS = config::SORT_THREADS;
@@ -42,7 +48,7 @@ static_assert(THREADS == RADIX, "a tile's digit counts are scanned one digit per
 
 /** Window w's non-zero digits into keys/values [w·n, w·n + fill[w]); launch ⌈n / THREADS⌉ blocks of THREADS. */
 __device__ __forceinline__ void digits(const uint32_t* scalars, size_t n, uint32_t c, uint32_t windows,
-                                       uint32_t* fill, uint32_t* keys, uint32_t* values) {
+                                       uint32_t* fill, bucket_key* keys, uint32_t* values) {
     using block_scan = cub::BlockScan<uint32_t, THREADS>;
     __shared__ typename block_scan::TempStorage temp;
     __shared__ uint32_t base;
@@ -73,7 +79,7 @@ __device__ __forceinline__ void digits(const uint32_t* scalars, size_t n, uint32
         __syncthreads();
         if (flag) {
             const size_t at = size_t(w) * n + base + rank;
-            keys[at] = key;
+            keys[at] = bucket_key(key);
             values[at] = value;
         }
         __syncthreads();  // base and temp are rewritten for the next window
@@ -97,7 +103,7 @@ struct tile_of_block {
 };
 
 /** hist[w][digit][tile] = the number of keys of the tile whose bits [bit, bit + 8) are digit. Blocks: windows · tiles. */
-__device__ __forceinline__ void count(const uint32_t* keys, size_t n, const uint32_t* fill, uint32_t tiles,
+__device__ __forceinline__ void count(const bucket_key* keys, size_t n, const uint32_t* fill, uint32_t tiles,
                                       uint32_t bit, uint32_t* hist) {
     __shared__ uint32_t local[RADIX];
     const tile_of_block b = tile_of_block::of(tiles);
@@ -105,7 +111,7 @@ __device__ __forceinline__ void count(const uint32_t* keys, size_t n, const uint
     __syncthreads();
     const size_t filled = fill[b.window];
     const size_t end = b.begin + TILE < filled ? b.begin + TILE : filled;
-    const uint32_t* in = keys + size_t(b.window) * n;
+    const bucket_key* in = keys + size_t(b.window) * n;
     for (size_t at = b.begin + threadIdx.x; at < end; at += THREADS) {
         atomicAdd(local + ((in[at] >> bit) & (RADIX - 1)), 1u);
     }
@@ -118,15 +124,17 @@ __device__ __forceinline__ void count(const uint32_t* keys, size_t n, const uint
  * digit's run written at its place from the scanned hist — inside the window's region w·n for a middle pass, at the
  * scanned place itself (dense, windows in order) for the last pass. Blocks: windows · tiles.
  */
-__device__ __forceinline__ void scatter(const uint32_t* keys_in, const uint32_t* values_in, size_t n,
+__device__ __forceinline__ void scatter(const bucket_key* keys_in, const uint32_t* values_in, size_t n,
                                         const uint32_t* fill, uint32_t tiles, uint32_t bit, uint32_t bits,
-                                        const uint32_t* hist_scan, bool last, uint32_t* keys_out,
+                                        const uint32_t* hist_scan, bool last, bucket_key* keys_out,
                                         uint32_t* values_out) {
-    using block_load = cub::BlockLoad<uint32_t, THREADS, ITEMS, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
-    using block_sort = cub::BlockRadixSort<uint32_t, THREADS, ITEMS, uint32_t>;
+    using key_load = cub::BlockLoad<bucket_key, THREADS, ITEMS, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+    using value_load = cub::BlockLoad<uint32_t, THREADS, ITEMS, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+    using block_sort = cub::BlockRadixSort<bucket_key, THREADS, ITEMS, uint32_t>;
     using block_scan = cub::BlockScan<uint32_t, THREADS>;
     __shared__ union {
-        typename block_load::TempStorage load;
+        typename key_load::TempStorage key_load;
+        typename value_load::TempStorage value_load;
         typename block_sort::TempStorage sort;
         typename block_scan::TempStorage scan;
     } temp;
@@ -136,12 +144,13 @@ __device__ __forceinline__ void scatter(const uint32_t* keys_in, const uint32_t*
     if (b.begin >= filled) return;  // the whole block leaves together
     const int valid = int(filled - b.begin < TILE ? filled - b.begin : TILE);
     const size_t region = size_t(b.window) * n + b.begin;
-    uint32_t key[ITEMS], value[ITEMS];
+    bucket_key key[ITEMS];
+    uint32_t value[ITEMS];
     // Past the end, keys of all ones: they rank after every valid key of the last digit (the sort is stable and
     // they come last), so the first `valid` ranks are the tile's own pairs.
-    block_load(temp.load).Load(keys_in + region, key, valid, 0xffffffffu);
+    key_load(temp.key_load).Load(keys_in + region, key, valid, PAST_END);
     __syncthreads();
-    block_load(temp.load).Load(values_in + region, value, valid, 0u);
+    value_load(temp.value_load).Load(values_in + region, value, valid, 0u);
     local[threadIdx.x] = 0;
     __syncthreads();
 #pragma unroll
@@ -173,7 +182,7 @@ __device__ __forceinline__ void scatter(const uint32_t* keys_in, const uint32_t*
  * begin[w·2^(c−1) + key] and end[…] of each non-empty bucket, from the sorted keys of the last pass (dense: window w
  * starts after fill[0] + … + fill[w−1]). Blocks: windows · tiles.
  */
-__device__ __forceinline__ void bounds(const uint32_t* keys, const uint32_t* fill, uint32_t tiles, uint32_t half,
+__device__ __forceinline__ void bounds(const bucket_key* keys, const uint32_t* fill, uint32_t tiles, uint32_t half,
                                        uint32_t* begin, uint32_t* end) {
     __shared__ size_t start;
     const tile_of_block b = tile_of_block::of(tiles);
@@ -187,7 +196,7 @@ __device__ __forceinline__ void bounds(const uint32_t* keys, const uint32_t* fil
     const size_t stop = b.begin + TILE < filled ? b.begin + TILE : filled;
     for (size_t i = b.begin + threadIdx.x; i < stop; i += THREADS) {
         const size_t at = start + i;
-        const uint32_t key = keys[at];
+        const bucket_key key = keys[at];
         const uint32_t bucket = b.window * half + key;
         if (i == 0 || keys[at - 1] != key) begin[bucket] = uint32_t(at);
         if (i + 1 == filled || keys[at + 1] != key) end[bucket] = uint32_t(at + 1);

@@ -28,9 +28,9 @@ constexpr int SORT_THREADS = 256;
 constexpr int SORT_ITEMS = 16;
 static_assert(SORT_THREADS == 256, "the sort scans a tile's 256 digit counts one per thread");
 
-/** Widest Pippenger window; buckets are indexed by 32-bit keys and a window has 2^(c−1) of them. */
-constexpr int MSM_MAX_WINDOW_BITS = 24;
-static_assert(MSM_MAX_WINDOW_BITS <= 28, "keys (window·2^(c−1) + bucket) must stay well inside 32 bits");
+/** Widest Pippenger window: a window has 2^(c−1) buckets, and the sort ranks a window's bucket as a 16-bit key
+ *  (msm/bucket_sort.cuh). Wider windows lost to their sort when they were measured (docs/lab/gpu-variants.md, 11). */
+constexpr int MSM_MAX_WINDOW_BITS = 17;
 
 }  // namespace config
 }  // namespace proofline

@@ -68,9 +68,9 @@ public record GpuConfig(B2Placement b2, int msmMaxWindow, Optional<Path> kernels
             throw new IllegalArgumentException("b2 and a/b/c placements and kernels must be given (Optional.empty() "
                     + "for none)");
         }
-        if (msmMaxWindow < MsmShape.MIN_WINDOW) {
-            throw new IllegalArgumentException("msm-max-window must be at least " + MsmShape.MIN_WINDOW + ", got "
-                    + msmMaxWindow);
+        if (msmMaxWindow < MsmShape.MIN_WINDOW || msmMaxWindow > MsmShape.MAX_WINDOW) {
+            throw new IllegalArgumentException("msm-max-window must be between " + MsmShape.MIN_WINDOW + " and "
+                    + MsmShape.MAX_WINDOW + ", got " + msmMaxWindow);
         }
         if (deviceMemoryBudgetBytes < 0) {
             throw new IllegalArgumentException("device memory budget of " + deviceMemoryBudgetBytes + " bytes");

@@ -17,8 +17,8 @@ import io.proofline.algebra.field.FieldOps;
  * schedule of its own. Not thread-safe: one instance per worker, and one MSM in flight per instance (its bucket sums
  * and result are reused).
  *
- * <p>The steps (native-cuda/msm/pippenger.cuh): a thread per bucket task of at most {@link MsmShape#perTask()}
- * pairs, the tasks ordered by size, largest first, so that a warp's threads add about as many points; the partial
+ * <p>The steps (native-cuda/msm/pippenger.cuh): a thread per bucket task of at most
+ * {@link MsmShape#perTask(int, int)} pairs, the tasks ordered by size, largest first, so that a warp's threads add about as many points; the partial
  * sums of split buckets added in levels of {@link MsmShape#chunk()}; the bucket reduction by levels of
  * {@link MsmShape#levelLength()} entries, without scalar multiplications; the points with scalar 1 summed apart, in
  * trees of {@link MsmShape#treeGroup()}.
@@ -183,7 +183,7 @@ public final class GpuMsm implements AutoCloseable {
         bucketSums.zeroAsync(bucketSums.bytes(), stream);
         module.launch(group.kernel("accumulate_tasks"), KernelModule.blocksFor(levelEntries, pt), pt, stream, points,
                 schedule.pairs, schedule.offsets, schedule.counts, schedule.taskOffsets, schedule.taskCounts,
-                schedule.taskBucket, schedule.taskOrder, buckets, shape.perTask(), bucketSums, levelSums, levelKeys);
+                schedule.taskBucket, schedule.taskOrder, buckets, schedule.perTask(), bucketSums, levelSums, levelKeys);
         DeviceBuffer totalOffsets = schedule.taskOffsets;
         DeviceBuffer totalCounts = schedule.taskCounts;
         int chunk = shape.chunk();

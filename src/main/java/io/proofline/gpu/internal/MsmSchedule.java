@@ -3,7 +3,7 @@ package io.proofline.gpu.internal;
 /**
  * The first half of a GPU MSM, which depends on the scalars only: their signed digits sorted into buckets (pairs of
  * point index and sign, in bucket order, by a radix sort of each window's digits: native-cuda/msm/bucket_sort.cuh),
- * and the buckets cut into tasks of at most {@link MsmShape#perTask()} pairs, ordered by size
+ * and the buckets cut into tasks of at most {@link MsmShape#perTask(int, int)} pairs, ordered by size
  * (native-cuda/msm/pippenger.cuh, task_counts … task_size_scatter). {@link GpuMsm} adds the points along it.
  *
  * <p>Why a separate object: the MSMs of a proof over one scalar vector — ΣA, ΣB1 and ΣC over G1 and ΣB2 over G2 all
@@ -16,6 +16,8 @@ public final class MsmSchedule implements AutoCloseable {
     /** Bits of a key the radix sort ranks per pass (native-cuda/msm/bucket_sort.cuh: RADIX_BITS). */
     private static final int RADIX_BITS = 8;
     private static final int RADIX = 1 << RADIX_BITS;
+    /** A window's bucket |d| − 1 < 2^(c−1) ≤ 2^16 as the sort's key (bucket_sort.cuh: bucket_key). */
+    private static final long KEY_BYTES = 2;
 
     private final KernelModule module;
     private final MsmShape shape;
@@ -24,6 +26,7 @@ public final class MsmSchedule implements AutoCloseable {
     private final int windows;
     private final int buckets;
     private final long levelEntries;
+    private final int perTask;
     private final int scanBlocks;
     /** Tiles of the radix sort per window, and its passes of 8 bits over the keys |d| − 1 < 2^(c−1). */
     private final int tiles;
@@ -35,7 +38,7 @@ public final class MsmSchedule implements AutoCloseable {
     private final DeviceBuffer ends;
     final DeviceBuffer scanTotals;
     final DeviceBuffer pairs;
-    /** The sort's digits per window, their keys on the way, and each tile's digit counts (then their scan). */
+    /** The sort's digits per window, their 16-bit keys on the way, and each tile's digit counts (then their scan). */
     private final DeviceBuffer windowFill;
     private final DeviceBuffer keys;
     private final DeviceBuffer keysOther;
@@ -65,6 +68,7 @@ public final class MsmSchedule implements AutoCloseable {
         this.buckets = windows * (1 << (c - 1));
         long maxPairs = (long) n * windows;
         this.levelEntries = shape.levelEntries(n, windowBits);
+        this.perTask = shape.perTask(n, windowBits);
         Tunables t = module.tunables();
         this.tiles = Math.toIntExact(KernelModule.blocksFor(n, t.sortTile()));
         this.sortPasses = Math.max(1, (c - 1 + RADIX_BITS - 1) / RADIX_BITS);
@@ -76,15 +80,15 @@ public final class MsmSchedule implements AutoCloseable {
         this.scanTotals = DeviceBuffer.allocate(4L * scanBlocks);
         this.pairs = DeviceBuffer.allocate(4L * maxPairs);
         this.windowFill = DeviceBuffer.allocate(4L * windows);
-        this.keys = DeviceBuffer.allocate(4L * maxPairs);
-        this.keysOther = DeviceBuffer.allocate(4L * maxPairs);
+        this.keys = DeviceBuffer.allocate(KEY_BYTES * maxPairs);
+        this.keysOther = DeviceBuffer.allocate(KEY_BYTES * maxPairs);
         this.valuesOther = DeviceBuffer.allocate(4L * maxPairs);
         this.tileCounts = DeviceBuffer.allocate(4L * tileCountEntries);
         this.taskCounts = DeviceBuffer.allocate(4L * buckets);
         this.taskOffsets = DeviceBuffer.allocate(4L * buckets);
         this.taskBucket = DeviceBuffer.allocate(4L * levelEntries);
-        this.sizeCounts = DeviceBuffer.allocate(4L * shape.perTask());
-        this.sizeCursor = DeviceBuffer.allocate(4L * shape.perTask());
+        this.sizeCounts = DeviceBuffer.allocate(4L * perTask);
+        this.sizeCursor = DeviceBuffer.allocate(4L * perTask);
         this.taskOrder = DeviceBuffer.allocate(4L * levelEntries);
     }
 
@@ -108,6 +112,11 @@ public final class MsmSchedule implements AutoCloseable {
         return levelEntries;
     }
 
+    /** Most pairs per task of this schedule ({@link MsmShape#perTask(int, int)}). */
+    int perTask() {
+        return perTask;
+    }
+
     /** Queues the sort of {@code scalars} (n canonical 256-bit words) and the tasks on {@code stream}. */
     public void enqueueSort(DeviceBuffer scalars, GpuStream stream, StageTimes times) {
         if (scalars.bytes() < (long) n * GpuMsm.SCALAR_BYTES) {
@@ -118,7 +127,7 @@ public final class MsmSchedule implements AutoCloseable {
         times.mark("sort", stream);
         // Tasks: ⌈count / PER_TASK⌉ per bucket, their offsets, and each task's bucket.
         module.launch("proofline_msm_task_counts", KernelModule.blocksFor(buckets, ew), ew, stream, counts, buckets,
-                shape.perTask(), taskCounts);
+                perTask, taskCounts);
         scan(taskCounts, taskOffsets, buckets, stream);
         module.launch("proofline_msm_task_map", KernelModule.blocksFor(buckets, ew), ew, stream, taskOffsets,
                 taskCounts, buckets, taskBucket);
@@ -183,10 +192,10 @@ public final class MsmSchedule implements AutoCloseable {
         long grid = KernelModule.blocksFor(levelEntries, ew);
         sizeCounts.zeroAsync(sizeCounts.bytes(), stream);
         module.launch("proofline_msm_task_size_histogram", grid, ew, stream, offsets, counts, taskOffsets, taskCounts,
-                taskBucket, buckets, shape.perTask(), sizeCounts);
-        scan(sizeCounts, sizeCursor, shape.perTask(), stream);
+                taskBucket, buckets, perTask, sizeCounts);
+        scan(sizeCounts, sizeCursor, perTask, stream);
         module.launch("proofline_msm_task_size_scatter", grid, ew, stream, offsets, counts, taskOffsets, taskCounts,
-                taskBucket, buckets, shape.perTask(), sizeCursor, taskOrder);
+                taskBucket, buckets, perTask, sizeCursor, taskOrder);
     }
 
     MsmShape shape() {

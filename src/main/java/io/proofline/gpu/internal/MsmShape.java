@@ -10,7 +10,8 @@ package io.proofline.gpu.internal;
  *                    window's entries by it with about 2·L additions and log₂L doublings a thread; short runs keep the
  *                    latency-bound upper levels, which run on few threads, short
  * @param treeGroup   points each thread adds per level of the partial-sum trees (sum_groups, used for the ones)
- * @param perTask     most pairs one thread adds into a bucket before the bucket is split over several threads: large
+ * @param perTask     most pairs one thread adds into a bucket before the bucket is split over several threads, for
+ *                    MSMs whose buckets expect few pairs ({@link #perTask(int, int)} raises it for larger ones): large
  *                    enough that uniform scalars give one task per bucket, small enough that a skewed bucket (a
  *                    witness's repeated values) does not hold one thread for the whole MSM; at most
  *                    {@value #MAX_ORDERED_PER_TASK} (tasks are ordered by size in shared memory)
@@ -21,6 +22,8 @@ public record MsmShape(int chunk, int levelLength, int treeGroup, int perTask, i
 
     /** The narrowest window: below it the per-window reduction dominates whatever n. */
     public static final int MIN_WINDOW = 4;
+    /** The widest window the kernels take: the sort's keys are a window's bucket in 16 bits (native-cuda/util/config.cuh). */
+    public static final int MAX_WINDOW = 17;
     /** pippenger.cuh: MAX_ORDERED_PER_TASK, the shared-memory counters of the ordering of tasks by size. */
     public static final int MAX_ORDERED_PER_TASK = 1024;
 
@@ -38,8 +41,9 @@ public record MsmShape(int chunk, int levelLength, int treeGroup, int perTask, i
             throw new IllegalArgumentException("ordering tasks by size allows at most " + MAX_ORDERED_PER_TASK
                     + " pairs per task, not " + perTask);
         }
-        if (maxWindow < MIN_WINDOW) {
-            throw new IllegalArgumentException("window cap " + maxWindow + " below " + MIN_WINDOW);
+        if (maxWindow < MIN_WINDOW || maxWindow > MAX_WINDOW) {
+            throw new IllegalArgumentException("window cap " + maxWindow + " outside [" + MIN_WINDOW + ", " + MAX_WINDOW
+                    + "]");
         }
     }
 
@@ -59,10 +63,21 @@ public record MsmShape(int chunk, int levelLength, int treeGroup, int perTask, i
         return (256 + windowBits - 1) / windowBits;
     }
 
-    /** Level 1 of the partial sums: one per task, at most one per bucket plus one per {@code perTask} pairs. */
+    /**
+     * Most pairs per task for n points and windows of c bits: {@code perTask}, or twice the pairs a bucket expects
+     * with uniform scalars (n / 2^(c−1)) as a power of two where that is more (from 2^23 points at c = 17), so that
+     * uniform buckets stay one task each and need no partial sums; at most {@value #MAX_ORDERED_PER_TASK}.
+     */
+    public int perTask(int n, int windowBits) {
+        long expected = Math.max(1, (long) n >> (windowBits - 1));
+        long twice = Long.highestOneBit(2 * expected - 1) << 1;
+        return (int) Math.min(MAX_ORDERED_PER_TASK, Math.max(perTask, twice));
+    }
+
+    /** Level 1 of the partial sums: one per task, at most one per bucket plus one per {@code perTask(n, c)} pairs. */
     long levelEntries(int n, int windowBits) {
         long maxPairs = (long) n * windows(windowBits);
         long buckets = (long) windows(windowBits) << (windowBits - 1);
-        return buckets + maxPairs / perTask;
+        return buckets + maxPairs / perTask(n, windowBits);
     }
 }

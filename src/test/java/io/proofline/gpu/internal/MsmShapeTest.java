@@ -29,8 +29,23 @@ class MsmShapeTest {
         assertThrows(IllegalArgumentException.class, () -> new MsmShape(8, 4, 8, 2048, 17),
                 "more pairs per task than the ordering by size counts in shared memory");
         assertThrows(IllegalArgumentException.class, () -> MsmShape.DEFAULT.withMaxWindow(MsmShape.MIN_WINDOW - 1));
+        assertThrows(IllegalArgumentException.class, () -> MsmShape.DEFAULT.withMaxWindow(MsmShape.MAX_WINDOW + 1),
+                "the sort's keys are a window's bucket in 16 bits");
         assertThrows(IllegalArgumentException.class,
                 () -> new GpuConfig(GpuConfig.B2Placement.AUTO, 3, java.util.Optional.empty(), 0));
+        assertThrows(IllegalArgumentException.class,
+                () -> new GpuConfig(GpuConfig.B2Placement.AUTO, 18, java.util.Optional.empty(), 0));
+    }
+
+    @Test
+    void tasksGrowWithTheBucketsSoThatUniformBucketsStayWhole() {
+        MsmShape shape = MsmShape.DEFAULT;
+        assertEquals(128, shape.perTask(1 << 20, 16), "32 pairs a bucket expected");
+        assertEquals(128, shape.perTask(1 << 22, 17), "64 expected: twice is the base");
+        assertEquals(512, shape.perTask(1 << 24, 17), "256 expected");
+        assertEquals(512, shape.perTask((1 << 24) - 5, 17), "a power of two at least twice what a bucket expects");
+        assertEquals(MsmShape.MAX_ORDERED_PER_TASK, shape.perTask(1 << 26, 17), "capped by the ordering by size");
+        assertEquals(128, shape.perTask(1, MsmShape.MIN_WINDOW));
     }
 
     @Test
