@@ -57,7 +57,7 @@ class MsmShapeTest {
         assertEquals(16, windows, "⌈256/16⌉");
         long buckets = (long) windows << (c - 1);
         // Tasks: ⌈count/perTask⌉ per bucket ≤ one per bucket plus one per perTask pairs of the n·W pairs.
-        assertEquals(buckets + (long) n * windows / shape.perTask(), shape.levelEntries(n, c));
+        assertEquals(buckets + (long) n * windows / shape.perTask(n, c), shape.levelEntries(n, c));
         assertTrue(shape.levelEntries(n, c) >= buckets);
     }
 
