@@ -2,9 +2,10 @@
 //
 // Scalars are canonical 256-bit little-endian integers (8 words), below r < 2^255. With window width c, a
 // scalar is written Σ_w d_w·2^(c·w) with d_w ∈ [−2^(c−1), 2^(c−1)] (a digit above 2^(c−1) becomes d − 2^c and
-// carries one into the next window). W = ⌈256/c⌉ windows suffice: the top window's digit is at most 2^(c−1)
-// because the scalar is below 2^255, so no carry leaves it. Bucket key = w·2^(c−1) + |d| − 1; the sign rides
-// on the pair's value as bit 31 (so n < 2^31).
+// carries one into the next window). W = ⌈(b + 1)/c⌉ windows suffice for scalars below 2^b (b = 254 for BN254, 255
+// for BLS12-381; MsmShape.windows): the top window holds at most c − 1 of the scalar's bits, so with the carry its
+// digit is at most 2^(c−1) and no carry leaves it. Bucket key = w·2^(c−1) + |d| − 1; the sign rides on the pair's
+// value as bit 31 (so n < 2^31).
 //
 // Stages (one kernel each, launched by the host in this order):
 //   the sort    the (bucket, point) pairs in bucket order, with each bucket's offset and count: a radix sort of

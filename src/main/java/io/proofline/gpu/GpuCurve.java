@@ -43,6 +43,11 @@ public enum GpuCurve {
         return prefix + "_" + name;
     }
 
+    /** The bit length of the scalar field's modulus r: MSM scalars (canonical, below r) are below 2^scalarBits. */
+    public int scalarBits() {
+        return fr.modulus().bitLength();
+    }
+
     public int fqBytes() {
         return fq.bytes();
     }

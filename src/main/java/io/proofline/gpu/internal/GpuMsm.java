@@ -86,13 +86,13 @@ public final class GpuMsm implements AutoCloseable {
         this.shape = shape;
         this.n = n;
         this.c = windowBits;
-        this.windows = MsmShape.windows(c);
+        this.windows = MsmShape.windows(c, group.curve().scalarBits());
         this.bucketsPerWindow = 1 << (c - 1);
         this.buckets = windows * bucketsPerWindow;
         this.levelLength = Math.min(shape.levelLength(), bucketsPerWindow);
         this.runsPerWindow = bucketsPerWindow / levelLength;
         this.onesPartials = Math.toIntExact(KernelModule.blocksFor(n, ONES_PER_THREAD));
-        this.levelEntries = shape.levelEntries(n, c);
+        this.levelEntries = shape.levelEntries(n, c, group.curve().scalarBits());
         long xyzz = group.xyzzBytes();
         this.bucketSums = DeviceBuffer.allocate(xyzz * buckets);
         this.levelSums = DeviceBuffer.allocate(xyzz * levelEntries);
@@ -115,7 +115,7 @@ public final class GpuMsm implements AutoCloseable {
 
     /** A schedule that this MSM can read: its n and c. */
     public MsmSchedule newSchedule() {
-        return new MsmSchedule(module, n, c, shape);
+        return new MsmSchedule(module, group.curve(), n, c, shape);
     }
 
     public int size() {
@@ -169,9 +169,10 @@ public final class GpuMsm implements AutoCloseable {
      */
     public void enqueue(MsmSchedule schedule, DeviceBuffer points, DeviceBuffer scalars, GpuStream stream,
                         StageTimes times) {
-        if (schedule.size() != n || schedule.windowBits() != c) {
+        if (schedule.size() != n || schedule.windowBits() != c || schedule.windowCount() != windows) {
             throw new IllegalArgumentException("a schedule of " + schedule.size() + " scalars, c = "
-                    + schedule.windowBits() + ", for an MSM of " + n + ", c = " + c);
+                    + schedule.windowBits() + ", " + schedule.windowCount() + " windows, for an MSM of " + n + ", c = "
+                    + c + ", " + windows + " windows");
         }
         if (points.bytes() < (long) n * group.affineBytes() || scalars.bytes() < (long) n * SCALAR_BYTES) {
             throw new IllegalArgumentException("points or scalars shorter than " + n + " entries");

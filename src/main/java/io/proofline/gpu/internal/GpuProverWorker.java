@@ -134,7 +134,7 @@ public final class GpuProverWorker implements AutoCloseable {
             onW.mark("start", stream);
             DeviceBuffer dw = upload(witness, w.canonical(), stream);
             onW.mark("upload w", stream);
-            MsmSchedule byWitness = schedule("w", m);
+            MsmSchedule byWitness = schedule("w", curve, m);
             byWitness.enqueueSort(dw, stream, onW.within("sort w"));
             GpuMsm msmA = msm("A", g1, m);
             GpuMsm msmB1 = msm("B1", g1, m);
@@ -179,7 +179,7 @@ public final class GpuProverWorker implements AutoCloseable {
                 msmB1.enqueue(byWitness, points.b1, dw, onStreamH, onH.within("msm B1"));
                 sums.queued(msmB1, onStreamH);
             }
-            MsmSchedule byH = schedule("h", n);
+            MsmSchedule byH = schedule("h", curve, n);
             byH.enqueueSort(da, onStreamH, onH.within("sort h"));
             msmH.enqueue(byH, points.h, da, onStreamH, onH.within("msm H"));
             sums.queued(msmH, onStreamH);
@@ -213,8 +213,9 @@ public final class GpuProverWorker implements AutoCloseable {
     }
 
     /** The schedule for the scalars {@code of} (w: the witness, h: H) of MSMs of size n (G1 and G2 alike). */
-    private MsmSchedule schedule(String of, int n) {
-        return schedules.computeIfAbsent(of + "/" + n, k -> new MsmSchedule(module, n, shape.windowBits(n), shape));
+    private MsmSchedule schedule(String of, GpuCurve curve, int n) {
+        return schedules.computeIfAbsent(of + "/" + curve + "/" + n,
+                k -> new MsmSchedule(module, curve, n, shape.windowBits(n), shape));
     }
 
     /** The last prove start's steps: the host's, and the device's on one clock ({@link ProveStartSteps}). */

@@ -1,5 +1,7 @@
 package io.proofline.gpu.internal;
 
+import io.proofline.gpu.GpuCurve;
+
 /**
  * The first half of a GPU MSM, which depends on the scalars only: their signed digits sorted into buckets (pairs of
  * point index and sign, in bucket order, by a radix sort of each window's digits: native-cuda/msm/bucket_sort.cuh),
@@ -52,8 +54,11 @@ public final class MsmSchedule implements AutoCloseable {
     private final DeviceBuffer sizeCursor;
     final DeviceBuffer taskOrder;
 
-    /** A schedule for n scalars, windows of {@code windowBits} and buckets cut into tasks as {@code shape} says. */
-    public MsmSchedule(KernelModule module, int n, int windowBits, MsmShape shape) {
+    /**
+     * A schedule for n scalars of {@code curve}'s scalar field (whose bit length sets the number of windows), windows
+     * of {@code windowBits} and buckets cut into tasks as {@code shape} says.
+     */
+    public MsmSchedule(KernelModule module, GpuCurve curve, int n, int windowBits, MsmShape shape) {
         if (n < 1) {
             throw new IllegalArgumentException("MSM of " + n + " points");
         }
@@ -64,10 +69,10 @@ public final class MsmSchedule implements AutoCloseable {
         this.shape = shape;
         this.n = n;
         this.c = windowBits;
-        this.windows = MsmShape.windows(windowBits);
+        this.windows = MsmShape.windows(windowBits, curve.scalarBits());
         this.buckets = windows * (1 << (c - 1));
         long maxPairs = (long) n * windows;
-        this.levelEntries = shape.levelEntries(n, windowBits);
+        this.levelEntries = shape.levelEntries(n, windowBits, curve.scalarBits());
         this.perTask = shape.perTask(n, windowBits);
         Tunables t = module.tunables();
         this.tiles = Math.toIntExact(KernelModule.blocksFor(n, t.sortTile()));

@@ -58,9 +58,14 @@ public record MsmShape(int chunk, int levelLength, int treeGroup, int perTask, i
         return Math.max(MIN_WINDOW, Math.min(maxWindow, log - 4));
     }
 
-    /** W = ⌈256/c⌉ signed-digit windows (the top one never carries out: scalars are below 2^255). */
-    static int windows(int windowBits) {
-        return (256 + windowBits - 1) / windowBits;
+    /**
+     * W = ⌈(b + 1) / c⌉ signed-digit windows for scalars below 2^b (b: the bit length of the scalar field's modulus,
+     * 254 for BN254, 255 for BLS12-381): the top window then holds at most c − 1 of the scalar's bits, so with the
+     * carry from below its digit is at most 2^(c−1) and no carry leaves it. At c = 17 that is 15 windows for BN254
+     * where ⌈256/c⌉ would be 16.
+     */
+    public static int windows(int windowBits, int scalarBits) {
+        return (scalarBits + windowBits) / windowBits;
     }
 
     /**
@@ -75,9 +80,9 @@ public record MsmShape(int chunk, int levelLength, int treeGroup, int perTask, i
     }
 
     /** Level 1 of the partial sums: one per task, at most one per bucket plus one per {@code perTask(n, c)} pairs. */
-    long levelEntries(int n, int windowBits) {
-        long maxPairs = (long) n * windows(windowBits);
-        long buckets = (long) windows(windowBits) << (windowBits - 1);
+    long levelEntries(int n, int windowBits, int scalarBits) {
+        long maxPairs = (long) n * windows(windowBits, scalarBits);
+        long buckets = (long) windows(windowBits, scalarBits) << (windowBits - 1);
         return buckets + maxPairs / perTask(n, windowBits);
     }
 }

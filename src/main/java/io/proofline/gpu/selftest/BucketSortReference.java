@@ -23,9 +23,11 @@ final class BucketSortReference {
         this.pairs = pairs;
     }
 
-    /** The expected buckets of n canonical scalars (4 little-endian 64-bit limbs each) with windows of c bits. */
-    static BucketSortReference of(long[] scalars, int n, int c) {
-        int windows = (256 + c - 1) / c;
+    /**
+     * The expected buckets of n canonical scalars (4 little-endian 64-bit limbs each) with {@code windows} windows of
+     * c bits.
+     */
+    static BucketSortReference of(long[] scalars, int n, int c, int windows) {
         int half = 1 << (c - 1);
         int[] keys = new int[n * windows];
         int[] values = new int[n * windows];

@@ -16,6 +16,7 @@ import io.proofline.gpu.internal.GpuStream;
 import io.proofline.gpu.internal.GpuTimer;
 import io.proofline.gpu.internal.KernelModule;
 import io.proofline.gpu.internal.MsmSchedule;
+import io.proofline.gpu.internal.MsmShape;
 import io.proofline.gpu.internal.StageTimes;
 
 import java.io.PrintStream;
@@ -110,9 +111,11 @@ public final class GpuSelfTest {
                         }
                     }
                 }
+                checkBucketSort(module, stream, curve, (1 << 13) + 5, ScalarMix.WITNESS, MsmShape.MAX_WINDOW);
                 checkMsm(module, stream, curve, 100, ScalarMix.ONES, false);
                 checkMsm(module, stream, curve, 100, ScalarMix.SMALL, false);
                 checkMsm(module, stream, curve, 1000, ScalarMix.EQUAL, false);
+                checkMsmWidestWindow(module, stream, curve, 1 << 12);
                 checkMsm(module, stream, curve, 1, ScalarMix.UNIFORM, false);
                 checkMsm(module, stream, curve, 7, ScalarMix.WITNESS, false);
                 checkMsm(module, stream, curve, 1 << 10, ScalarMix.UNIFORM, false);
@@ -311,6 +314,10 @@ public final class GpuSelfTest {
      * count, its offset, and its pairs as a set (the order inside a bucket is free).
      */
     private void checkBucketSort(KernelModule module, GpuStream stream, GpuCurve curve, int n, ScalarMix mix) {
+        checkBucketSort(module, stream, curve, n, mix, config.msmShape().windowBits(n));
+    }
+
+    private void checkBucketSort(KernelModule module, GpuStream stream, GpuCurve curve, int n, ScalarMix mix, int c) {
         String check = "msm bucket sort " + mix.name().toLowerCase(Locale.ROOT);
         guarded(curve, check, sizeName(n), () -> {
             PrimeField fr = curve.fr();
@@ -320,13 +327,34 @@ public final class GpuSelfTest {
                 long[] s = mix == ScalarMix.EQUAL ? equal : MsmInput.scalar(fr, mix, random);
                 fr.fromMontgomery(s, 0, scalars, i * fr.limbs());
             }
-            int c = config.msmShape().windowBits(n);
             try (DeviceBuffer d = DeviceBuffer.of(scalars);
-                 MsmSchedule schedule = new MsmSchedule(module, n, c, config.msmShape())) {
+                 MsmSchedule schedule = new MsmSchedule(module, curve, n, c, config.msmShape())) {
                 schedule.enqueueSort(d, stream, StageTimes.NONE);
-                String mismatch = BucketSortReference.of(scalars, n, c).mismatch(schedule.downloadSorted(stream));
+                int windows = MsmShape.windows(c, curve.scalarBits());
+                String mismatch = BucketSortReference.of(scalars, n, c, windows)
+                        .mismatch(schedule.downloadSorted(stream));
                 record(curve, check + " c=" + c, sizeName(n), mismatch == null,
                         mismatch == null ? "every bucket's pairs as on the CPU" : mismatch);
+            }
+        });
+    }
+
+    /**
+     * An MSM with the widest window on witness-like scalars (r − 1 among them): BN254 then has 15 windows (its
+     * scalars are below 2^254, so 15 · 17 bits hold them and the top carry), BLS12-381 16.
+     */
+    private void checkMsmWidestWindow(KernelModule module, GpuStream stream, GpuCurve curve, int n) {
+        int c = MsmShape.MAX_WINDOW;
+        String check = "g1 msm witness c=" + c + " (" + MsmShape.windows(c, curve.scalarBits()) + " windows)";
+        guarded(curve, check, sizeName(n), () -> {
+            ReferenceG1 g1 = ReferenceG1.of(curve);
+            MsmInput input = MsmInput.create(g1, curve.fr(), n, ScalarMix.WITNESS, false, random);
+            long[] expected = g1.toAffine(g1.multiply(g1.fromAffine(g1.generator()), input.expectedLog()));
+            try (DeviceBuffer points = DeviceBuffer.of(input.points());
+                 DeviceBuffer scalars = DeviceBuffer.of(input.scalars());
+                 GpuMsm msm = new GpuMsm(module, GpuGroup.g1(curve), n, c, config.msmShape())) {
+                boolean ok = Arrays.equals(g1.affineFromXyzz(msm.run(points, scalars, stream)), expected);
+                record(curve, check, sizeName(n), ok, ok ? "equal to (Σ s·k)·G" : "differs from (Σ s·k)·G");
             }
         });
     }

@@ -49,16 +49,26 @@ class MsmShapeTest {
     }
 
     @Test
+    void windowsCoverTheScalarsBitsPlusTheTopCarry() {
+        assertEquals(15, MsmShape.windows(17, 254), "BN254 at c = 17: 15 · 17 = 255 bits");
+        assertEquals(16, MsmShape.windows(17, 255), "BLS12-381 at c = 17: 255 bits need a 256th for the top carry");
+        assertEquals(16, MsmShape.windows(16, 254));
+        assertEquals(16, MsmShape.windows(16, 255));
+        assertEquals(64, MsmShape.windows(4, 255));
+        assertEquals(51, MsmShape.windows(5, 254), "⌈255/5⌉");
+    }
+
+    @Test
     void levelOneHoldsEveryTask() {
         MsmShape shape = MsmShape.DEFAULT;
         int c = 16;
         int n = 1 << 20;
-        int windows = MsmShape.windows(c);
-        assertEquals(16, windows, "⌈256/16⌉");
+        int windows = MsmShape.windows(c, 254);
+        assertEquals(16, windows, "⌈255/16⌉");
         long buckets = (long) windows << (c - 1);
         // Tasks: ⌈count/perTask⌉ per bucket ≤ one per bucket plus one per perTask pairs of the n·W pairs.
-        assertEquals(buckets + (long) n * windows / shape.perTask(n, c), shape.levelEntries(n, c));
-        assertTrue(shape.levelEntries(n, c) >= buckets);
+        assertEquals(buckets + (long) n * windows / shape.perTask(n, c), shape.levelEntries(n, c, 254));
+        assertTrue(shape.levelEntries(n, c, 254) >= buckets);
     }
 
     @Test

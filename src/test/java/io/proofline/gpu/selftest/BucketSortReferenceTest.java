@@ -35,7 +35,8 @@ class BucketSortReferenceTest {
                     scalars[4 * i + limb] = s.shiftRight(64 * limb).longValue();
                 }
             }
-            MsmSchedule.Sorted sorted = BucketSortReference.of(scalars, n, c).expected();
+            int windows = (254 + c) / c;  // BN254's r has 254 bits
+            MsmSchedule.Sorted sorted = BucketSortReference.of(scalars, n, c, windows).expected();
             BigInteger[] spelled = new BigInteger[n];
             java.util.Arrays.fill(spelled, BigInteger.ZERO);
             int half = 1 << (c - 1);
@@ -60,7 +61,7 @@ class BucketSortReferenceTest {
     @Test
     void aMovedPairOrAWrongCountIsAMismatch() {
         long[] scalars = {5, 0, 0, 0, 9, 0, 0, 0, 5, 0, 0, 0};
-        BucketSortReference reference = BucketSortReference.of(scalars, 3, 4);
+        BucketSortReference reference = BucketSortReference.of(scalars, 3, 4, 64);
         MsmSchedule.Sorted exact = reference.expected();
         assertNull(reference.mismatch(exact));
 
