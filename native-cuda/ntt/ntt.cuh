@@ -55,18 +55,21 @@ __device__ __forceinline__ void to_shared(SharedTile<Fr>& s, uint32_t q, const F
     }
 }
 
+/** Words 4c .. 4c + 3 of r from one 16-byte chunk. */
+template <class Fr>
+__device__ __forceinline__ void set_chunk(Fr& r, int c, const uint4& w) {
+    r.v[4 * c] = w.x;
+    r.v[4 * c + 1] = w.y;
+    r.v[4 * c + 2] = w.z;
+    r.v[4 * c + 3] = w.w;
+}
+
 template <class Fr>
 __device__ __forceinline__ Fr from_shared(const SharedTile<Fr>& s, uint32_t q) {
     const uint32_t p = slot(q);
     Fr r;
 #pragma unroll
-    for (int c = 0; c < SharedTile<Fr>::CHUNKS; c++) {
-        const uint4 w = s.chunk[c][p];
-        r.v[4 * c] = w.x;
-        r.v[4 * c + 1] = w.y;
-        r.v[4 * c + 2] = w.z;
-        r.v[4 * c + 3] = w.w;
-    }
+    for (int c = 0; c < SharedTile<Fr>::CHUNKS; c++) set_chunk(r, c, s.chunk[c][p]);
     return r;
 }
 
@@ -76,13 +79,7 @@ __device__ __forceinline__ Fr twiddle(const Fr* __restrict__ tw, size_t i) {
     const uint4* src = reinterpret_cast<const uint4*>(tw + i);
     Fr r;
 #pragma unroll
-    for (int c = 0; c < Fr::N / 4; c++) {
-        const uint4 w = __ldg(src + c);
-        r.v[4 * c] = w.x;
-        r.v[4 * c + 1] = w.y;
-        r.v[4 * c + 2] = w.z;
-        r.v[4 * c + 3] = w.w;
-    }
+    for (int c = 0; c < Fr::N / 4; c++) set_chunk(r, c, __ldg(src + c));
     return r;
 }
 
