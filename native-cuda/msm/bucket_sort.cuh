@@ -102,7 +102,7 @@ struct tile_of_block {
     }
 };
 
-/** hist[w][digit][tile] = the number of keys of the tile whose bits [bit, bit + 8) are digit. Blocks: windows · tiles. */
+/** hist[w][digit][tile]: how many keys of the tile have bits [bit, bit + 8) equal to digit. Blocks: windows · tiles. */
 __device__ __forceinline__ void count(const bucket_key* keys, size_t n, const uint32_t* fill, uint32_t tiles,
                                       uint32_t bit, uint32_t* hist) {
     __shared__ uint32_t local[RADIX];

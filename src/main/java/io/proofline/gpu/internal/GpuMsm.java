@@ -18,10 +18,10 @@ import io.proofline.algebra.field.FieldOps;
  * and result are reused).
  *
  * <p>The steps (native-cuda/msm/pippenger.cuh): a thread per bucket task of at most
- * {@link MsmShape#perTask(int, int)} pairs, the tasks ordered by size, largest first, so that a warp's threads add about as many points; the partial
- * sums of split buckets added in levels of {@link MsmShape#chunk()}; the bucket reduction by levels of
- * {@link MsmShape#levelLength()} entries, without scalar multiplications; the points with scalar 1 summed apart, in
- * trees of {@link MsmShape#treeGroup()}.
+ * {@link MsmShape#perTask(int, int)} pairs, the tasks ordered by size, largest first, so that a warp's threads add
+ * about as many points; the partial sums of split buckets added in levels of {@link MsmShape#chunk()}; the bucket
+ * reduction by levels of {@link MsmShape#levelLength()} entries, without scalar multiplications; the points with
+ * scalar 1 summed apart, in trees of {@link MsmShape#treeGroup()}.
  */
 public final class GpuMsm implements AutoCloseable {
 

@@ -233,7 +233,7 @@ public final class GpuProverWorker implements AutoCloseable {
             bytes += schedule.bytes();
         }
         for (GpuNtt ntt : ntts.values()) {
-            bytes += nttBytes(ntt);
+            bytes += ntt.deviceBytes();
         }
         return bytes;
     }
@@ -245,15 +245,6 @@ public final class GpuProverWorker implements AutoCloseable {
             count += s.bytes() > 0 ? 1 : 0;
         }
         return count;
-    }
-
-    /**
-     * What {@link GpuNtt} allocates for a domain of N: forward and inverse twiddles (N/2 elements each), two pairs
-     * of scale tables (2^⌈log N / 2⌉ + 2^⌊log N / 2⌋ elements each pair) and, for N above one shared-memory tile, the
-     * N-element scratch of its first pass.
-     */
-    static long nttBytes(GpuNtt ntt) {
-        return ntt.deviceBytes();
     }
 
     /**

@@ -22,7 +22,7 @@ public record MsmShape(int chunk, int levelLength, int treeGroup, int perTask, i
 
     /** The narrowest window: below it the per-window reduction dominates whatever n. */
     public static final int MIN_WINDOW = 4;
-    /** The widest window the kernels take: the sort's keys are a window's bucket in 16 bits (native-cuda/util/config.cuh). */
+    /** The widest window the kernels take: the sort's keys are a window's bucket in 16 bits (config.cuh). */
     public static final int MAX_WINDOW = 17;
     /** pippenger.cuh: MAX_ORDERED_PER_TASK, the shared-memory counters of the ordering of tasks by size. */
     public static final int MAX_ORDERED_PER_TASK = 1024;

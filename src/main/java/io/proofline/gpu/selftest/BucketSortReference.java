@@ -81,7 +81,8 @@ final class BucketSortReference {
         return (int) (v & ((1L << c) - 1));
     }
 
-    /** null when the device's sort has every bucket's count, offset and pairs (as a set) as here; else the first difference. */
+    /** null when the device's sort has every bucket's count, offset and pairs (as a set) as here, else the first
+     *  difference. */
     String mismatch(MsmSchedule.Sorted got) {
         for (int k = 0; k < counts.length; k++) {
             if (got.counts()[k] != counts[k]) {
