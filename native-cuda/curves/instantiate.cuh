@@ -133,8 +133,8 @@ __device__ __forceinline__ void field_from_montgomery(F* x, size_t n) {
     /* 4 blocks per SM (64 registers, ≤ 36 B spilled) beat 3 (75 registers): BN254 2–6 % on an H100, BLS ≈ 0 */    \
     extern "C" __global__ void __launch_bounds__(1 << (proofline::config::NTT_MAX_LOG_TILE - 2), 4)              \
         curve##_fr_ntt_pass(const curve##_fr_t* in, curve##_fr_t* out, const curve##_fr_t* __restrict__ tw,      \
-                            uint32_t log_n, uint32_t s0, uint32_t k) {                                           \
-        proofline::ntt::pass(in, out, tw, log_n, s0, k);                                                         \
+                            uint32_t log_n, uint32_t s0, uint32_t k, const curve##_fr_t* __restrict__ scale) {   \
+        proofline::ntt::pass(in, out, tw, log_n, s0, k, scale);                                                  \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(proofline::config::ELEMENTWISE_THREADS)                         \
         curve##_fr_scale_geometric(curve##_fr_t* x, size_t n, const curve##_fr_t* lo, const curve##_fr_t* hi,    \

@@ -14,8 +14,8 @@
 //     (a barrier separates them, or one thread holds the whole tile). Every later pass reads and writes the same set
 //     of positions per block, so in place is safe there.
 // Twiddles are precomputed on the host: tw[i] = ω^i for i < n/2, with ω the n-th root of unity (ω⁻¹ for the
-// inverse transform, whose 1/n factor is a separate scaling). Stage s (half-size m = 2^s) uses ω_{2m}^j =
-// ω^(j·n/2m) = tw[j << (L−1−s)].
+// inverse transform, whose 1/n factor its last pass multiplies in before the stores, sparing a launch that would read
+// and write the vector once more). Stage s (half-size m = 2^s) uses ω_{2m}^j = ω^(j·n/2m) = tw[j << (L−1−s)].
 #pragma once
 #include "../util/config.cuh"
 #include "../util/index.cuh"
@@ -139,10 +139,13 @@ __device__ __forceinline__ Radix4Twiddles<Fr> radix4_twiddles(const Fr* __restri
  * ω_{2^(s+2)}^P = tw[P << (L−2−s)] and (x1, x3) at P + 2^s with tw[(P << (L−2−s)) + n/4]. These are the very
  * twiddles a stage-by-stage transform uses, so the results are identical. In the first pass (s0 = 0, low = 0) the
  * first round's twiddles are tw[0] = 1 but for (x1, x3): those butterflies skip the multiplication.
+ *
+ * scale: null, or one element every output is multiplied by before its store (the inverse's 1/n, on its last pass;
+ * prove start passes null, having folded 1/n into its coset shift).
  */
 template <class Fr>
 __device__ __forceinline__ void pass(const Fr* in, Fr* out, const Fr* __restrict__ tw, uint32_t log_n, uint32_t s0,
-                                     uint32_t k) {
+                                     uint32_t k, const Fr* __restrict__ scale) {
     using namespace detail;
     __shared__ SharedTile<Fr> shared;
     const uint32_t tile_threads_log = k >= 2 ? k - 2 : 0;
@@ -203,6 +206,11 @@ __device__ __forceinline__ void pass(const Fr* in, Fr* out, const Fr* __restrict
         butterfly(x[0], x[2], w.w2a);
         butterfly(x[1], x[3], w.w2b);
         prev = ls;
+    }
+    if (scale != nullptr) {
+        const Fr f = twiddle(scale, 0);  // through the read-only path, as the twiddles
+#pragma unroll
+        for (uint32_t i = 0; i < 4; i++) x[i] = x[i] * f;
     }
 #pragma unroll
     for (uint32_t i = 0; i < 4; i++) {

@@ -2,6 +2,7 @@ package io.proofline.gpu.internal;
 
 import io.proofline.gpu.GpuCurve;
 import io.proofline.algebra.field.PrimeField;
+import jcuda.driver.CUdeviceptr;
 
 import java.math.BigInteger;
 
@@ -14,12 +15,15 @@ import java.math.BigInteger;
  * {@code nttMaxLogTile}); the first also does the bit reversal, reading its tiles from bit-reversed positions. With
  * more than one launch that first one cannot write in place (other blocks still read what it would overwrite), so it
  * writes into a scratch buffer of N elements, the middle ones work in place there and the last writes back (ntt.cuh).
- * Not thread-safe: one instance per worker.
+ * The inverse's last launch also multiplies by 1/N before its stores. Not thread-safe: one instance per worker.
  */
 public final class GpuNtt implements AutoCloseable {
 
     /** The multiplicative generator snarkjs uses for roots of unity on bn128 and bls12381. */
     public static final long ROOT_GENERATOR = 5;
+
+    /** The kernel's null scale: the pass stores its results unscaled. */
+    private static final CUdeviceptr NO_SCALE = new CUdeviceptr();
 
     private final KernelModule module;
     private final GpuCurve curve;
@@ -29,7 +33,9 @@ public final class GpuNtt implements AutoCloseable {
     private final DeviceBuffer inverseTwiddles;
     /** Pass 0's output when there are several passes (its bit-reversed reads forbid in place: ntt.cuh); else null. */
     private final DeviceBuffer scratch;
-    private final ScaleTables inverseScale;
+    /** 1/N, one element: the inverse's last pass multiplies it in. */
+    private final DeviceBuffer inverseScale;
+    /** 1/N · ω_2N^i: prove start's shift onto the odd coset with the inverse's 1/N folded in. */
     private final ScaleTables cosetScale;
 
     public GpuNtt(KernelModule module, GpuCurve curve, int logN) {
@@ -47,8 +53,7 @@ public final class GpuNtt implements AutoCloseable {
         this.inverseTwiddles = DeviceBuffer.of(powers(fr, fr.one(), omegaInverse, n / 2));
         this.scratch = passes(module.tunables()) > 1 ? DeviceBuffer.allocate(n * curve.frBytes()) : null;
         long[] nInverse = fr.inv(fr.fromLong(n));
-        // 1/N · g^i with g = 1: the inverse transform's scaling; with g = ω_2N: also the shift onto the odd coset.
-        this.inverseScale = new ScaleTables(fr, logN, nInverse, fr.one());
+        this.inverseScale = DeviceBuffer.of(nInverse);
         this.cosetScale = new ScaleTables(fr, logN, nInverse, rootOfUnity(fr, logN + 1));
     }
 
@@ -66,7 +71,7 @@ public final class GpuNtt implements AutoCloseable {
         return n;
     }
 
-    /** Device bytes this instance holds: the twiddles, the scale tables and the scratch of a multi-pass transform. */
+    /** Device bytes this instance holds: the twiddles, 1/N, the coset's tables and a multi-pass transform's scratch. */
     public long deviceBytes() {
         return twiddles.bytes() + inverseTwiddles.bytes() + inverseScale.bytes() + cosetScale.bytes()
                 + (scratch == null ? 0 : scratch.bytes());
@@ -74,23 +79,23 @@ public final class GpuNtt implements AutoCloseable {
 
     /** In place: coefficients → evaluations at ω_N^i. */
     public void forward(DeviceBuffer x, GpuStream stream) {
-        transform(x, twiddles, stream);
+        transform(x, twiddles, null, stream);
     }
 
     /** In place: evaluations → coefficients (including the factor 1/N). */
     public void inverse(DeviceBuffer x, GpuStream stream) {
-        transform(x, inverseTwiddles, stream);
-        scale(x, inverseScale, stream);
+        transform(x, inverseTwiddles, inverseScale, stream);
     }
 
     /**
      * In place, snarkjs's H step for one of a, b, c (DESIGN §7): inverse transform, multiply coefficient i by
-     * ω_2N^i (with 1/N folded in), forward transform: the evaluations on the odd coset ω_2N·⟨ω_N⟩.
+     * ω_2N^i (with 1/N folded in, so the inverse's last pass leaves it out), forward transform: the evaluations on
+     * the odd coset ω_2N·⟨ω_N⟩.
      */
     public void toOddCoset(DeviceBuffer x, GpuStream stream) {
-        transform(x, inverseTwiddles, stream);
+        transform(x, inverseTwiddles, null, stream);
         scale(x, cosetScale, stream);
-        transform(x, twiddles, stream);
+        transform(x, twiddles, null, stream);
     }
 
     /** a ← a·b − c element-wise (a, b, c already on the odd coset): the h_j that the H MSM takes. */
@@ -117,9 +122,10 @@ public final class GpuNtt implements AutoCloseable {
      * The passes, as even as they come (2^20: 10 + 10, 2^24: 8 + 8 + 8). Each launch has 2^(K−2) threads per block
      * (4 elements each) and N / 2^K blocks, K = min(logN, nttMaxLogTile): a pass of k &lt; K stages runs 2^(K−k)
      * tiles per block, so that every pass keeps the same block size. Pass 0 reads x (bit-reversed) and writes x
-     * itself only when it is the only pass: a single block, which reads all of x before it writes.
+     * itself only when it is the only pass: a single block, which reads all of x before it writes. The last pass
+     * multiplies its results by {@code lastScale}'s one element, if given (the inverse's 1/N).
      */
-    private void transform(DeviceBuffer x, DeviceBuffer tw, GpuStream stream) {
+    private void transform(DeviceBuffer x, DeviceBuffer tw, DeviceBuffer lastScale, GpuStream stream) {
         requireSize(x);
         Tunables t = module.tunables();
         int passes = passes(t);
@@ -129,8 +135,11 @@ public final class GpuNtt implements AutoCloseable {
         for (int pass = 0; pass < passes; pass++) {
             int k = logN / passes + (pass < logN % passes ? 1 : 0);
             DeviceBuffer in = pass == 0 ? x : scratch;
-            DeviceBuffer out = pass == passes - 1 ? x : scratch;
-            module.launch(curve.kernel("fr_ntt_pass"), n >> tileLog, threads, stream, in, out, tw, logN, s0, k);
+            boolean last = pass == passes - 1;
+            DeviceBuffer out = last ? x : scratch;
+            CUdeviceptr scale = last && lastScale != null ? lastScale.pointer() : NO_SCALE;
+            module.launch(curve.kernel("fr_ntt_pass"), n >> tileLog, threads, stream,
+                    in, out, tw, logN, s0, k, scale);
             s0 += k;
         }
     }
