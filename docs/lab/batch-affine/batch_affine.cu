@@ -23,10 +23,7 @@
 #include <algorithm>
 #include <random>
 #include <cuda_runtime.h>
-#include "../../../native-cuda/util/index.cuh"
-#include "../../../native-cuda/ff/fields.cuh"
-#include "../../../native-cuda/ff/mont_t.cuh"
-#include "../../../native-cuda/ec/xyzz_t.cuh"
+#include "../../../native-cuda/curves/instantiate.cuh"
 
 using namespace proofline;
 
@@ -122,16 +119,10 @@ __global__ void make_points(ec::affine_t<Fq>* points, size_t n, Fq gx, Fq gy) {
     r.y.store(f, 1);
 }
 
+/** The kernels' own throughput probe (curves/instantiate.cuh): two chains of `iters` multiplications a thread. */
 template <class Fq>
 __global__ void mul_chains(Fq* x, size_t n, uint32_t iters) {
-    const size_t i = global_thread();
-    if (i >= n) return;
-    Fq a = Fq::load(x, i), b = Fq::load(x, (i + 1) % n), c = Fq::load(x, (i + 2) % n);
-    for (uint32_t k = 0; k < iters; k++) {
-        a = a * c;
-        b = b * c;
-    }
-    (a + b).store(x, i);
+    field_mul_chain(x, n, iters);
 }
 
 template <class Fq>
