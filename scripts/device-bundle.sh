@@ -104,6 +104,8 @@ rm -rf "$bundle"/base
 if [[ -n "$base" ]]; then
     # The baseline's classes from a worktree of its own (its Maven build, the same libraries as far as they match).
     tree="$(mktemp -d)"
+    # Removed however the script ends (a failed compile under set -e too), so no stale worktree is left registered.
+    trap 'git worktree remove --force "$tree/src" 2>/dev/null; rm -rf "$tree"' EXIT
     git worktree add -q --detach "$tree/src" "$base"
     (cd "$tree/src" && mvn -q -B -Dproofline.skipCuda -DskipTests compile >/dev/null)
     mkdir -p "$bundle"/base
@@ -111,8 +113,6 @@ if [[ -n "$base" ]]; then
         -C "$tree/src/target/classes" META-INF/services
     cp -r "$tree/src/native-cuda" "$bundle"/base/
     git -C "$tree/src" rev-parse --short HEAD > "$bundle"/base/COMMIT
-    git worktree remove --force "$tree/src"
-    rm -rf "$tree"
     cat > "$bundle"/base/run.sh <<'RUN'
 #!/usr/bin/env bash
 # Runs a CLI command of the baseline commit (../base/COMMIT) with the bundle's runtime and libraries.
