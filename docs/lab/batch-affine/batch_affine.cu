@@ -9,9 +9,10 @@
 //
 // What it times (CUDA events, median of 7 after 2 warm-ups), per curve (BN254 and BLS12-381 G1):
 //   mul       chains of Montgomery multiplications: the rate one multiplication costs (ns per multiplication)
-//   inv       Fermat inversions (x^(p−2), fixed 4-bit windows), one per thread: their cost in multiplications
+//   inv       inversions, one per thread, in multiplications: Fermat's x^(p−2) (fixed 4-bit windows) and divsteps
+//             (safegcd.cuh: integer work on 30-bit limbs, constant time); the two are checked equal on every input
 //   xyzz m    the kernels' accumulation: a thread per task of m points (task = bucket), XYZZ += affine
-//   batch K m batch-affine: a thread per K tasks of m points, one inversion per step
+//   batch K m batch-affine: a thread per K tasks of m points, one inversion per step (Fermat, or divsteps: "ds")
 // Every configuration adds the same P points (pairs: a random permutation, so loads gather as the real ones do), and
 // each batch-affine result is checked against the XYZZ result of the same tasks (X = x·ZZ, Y = y·ZZZ).
 //
@@ -24,6 +25,7 @@
 #include <random>
 #include <cuda_runtime.h>
 #include "../../../native-cuda/curves/instantiate.cuh"
+#include "safegcd.cuh"
 
 using namespace proofline;
 
@@ -65,6 +67,34 @@ __device__ __forceinline__ Fq invert(const Fq& x) {
         }
     }
     return r;
+}
+
+/**
+ * x⁻¹ in Montgomery form by divsteps: the inverse of x's words (x·R)⁻¹, times R³ by a Montgomery multiplication,
+ * is x⁻¹·R. r3 = R³ mod p (r3_of()), computed once per thread.
+ */
+template <class Fq, class Params>
+__device__ __forceinline__ Fq invert_divsteps(const Fq& x, const Fq& r3) {
+    Fq plain;
+    lab::safegcd<Params>::invert_words(x.v, plain.v);
+    return plain * r3;
+}
+
+template <class Fq, class Params>
+__device__ __forceinline__ Fq r3_of() {
+    Fq r2;
+    for (int i = 0; i < Fq::N; i++) r2.v[i] = Params::r_squared(i);
+    return r2 * r2;  // R²·R²/R
+}
+
+/** The inversion a batch shares: Fermat's, or divsteps. */
+template <class Fq, class Params, bool Divsteps>
+__device__ __forceinline__ Fq invert_with(const Fq& x, const Fq& r3) {
+    if constexpr (Divsteps) {
+        return invert_divsteps<Fq, Params>(x, r3);
+    } else {
+        return invert<Fq, Params>(x);
+    }
 }
 
 template <class Fq>
@@ -125,11 +155,25 @@ __global__ void mul_chains(Fq* x, size_t n, uint32_t iters) {
     field_mul_chain(x, n, iters);
 }
 
-template <class Fq>
+/** x[i] = x[i]⁻¹ by Fermat or by divsteps (in place: each launch inverts the previous one's output). */
+template <class Fq, bool Divsteps>
 __global__ void inversions(Fq* x, size_t n) {
+    using P = typename Curve<Fq>::Params;
     const size_t i = global_thread();
     if (i >= n) return;
-    invert<Fq, typename Curve<Fq>::Params>(Fq::load(x, i)).store(x, i);
+    const Fq r3 = r3_of<Fq, P>();
+    invert_with<Fq, P, Divsteps>(Fq::load(x, i), r3).store(x, i);
+}
+
+/** mismatches += inputs whose two inversions differ, or whose product with the input is not one (zero excepted). */
+template <class Fq>
+__global__ void compare_inversions(const Fq* x, size_t n, uint32_t* mismatches) {
+    using P = typename Curve<Fq>::Params;
+    const size_t i = global_thread();
+    if (i >= n) return;
+    const Fq a = Fq::load(x, i);
+    const Fq fermat = invert<Fq, P>(a), divsteps = invert_divsteps<Fq, P>(a, r3_of<Fq, P>());
+    if (!(fermat == divsteps) || (!a.is_zero() && !(a * divsteps == Fq::one()))) atomicAdd(mismatches, 1u);
 }
 
 /** The kernels' way: a thread per task, XYZZ += affine (msm/pippenger.cuh, accumulate_tasks). */
@@ -150,7 +194,7 @@ __global__ void __launch_bounds__(128) accumulate_xyzz(const ec::affine_t<Fq>* p
  * Equal x (a doubling or a sum at infinity) does not occur with these points; `collisions` would count it (a
  * production kernel needs a fallback there).
  */
-template <class Fq, int K>
+template <class Fq, int K, bool Divsteps>
 __global__ void __launch_bounds__(128) accumulate_batch(const ec::affine_t<Fq>* points, const uint32_t* pairs,
                                                         size_t tasks, uint32_t m, ec::affine_t<Fq>* out,
                                                         uint32_t* collisions) {
@@ -158,6 +202,7 @@ __global__ void __launch_bounds__(128) accumulate_batch(const ec::affine_t<Fq>* 
     using Affine = ec::affine_t<Fq>;
     const size_t t = global_thread();
     if ((t + 1) * K > tasks) return;
+    const Fq r3 = r3_of<Fq, P>();
     Affine acc[K];
     Fq prefix[K];
     const uint32_t* base = pairs + t * K * size_t(m);
@@ -176,7 +221,7 @@ __global__ void __launch_bounds__(128) accumulate_batch(const ec::affine_t<Fq>* 
             prefix[j] = product;
             product = product * dx;
         }
-        Fq inv = invert<Fq, P>(product);
+        Fq inv = invert_with<Fq, P, Divsteps>(product, r3);
 #pragma unroll 1
         for (int j = K - 1; j >= 0; j--) {
             const Affine q = Affine::load(points, base[size_t(j) * m + s]);
@@ -237,14 +282,15 @@ static float time_ms(F launch) {
 
 static unsigned blocks(size_t threads, unsigned per) { return unsigned((threads + per - 1) / per); }
 
-template <class Fq, int K>
+template <class Fq, int K, bool Divsteps = false>
 static void batch_row(const ec::affine_t<Fq>* points, const uint32_t* pairs, size_t total, uint32_t m,
                       ec::xyzz_t<Fq>* xyzz, ec::affine_t<Fq>* affine, uint32_t* counters, double ns_per_mul) {
     const size_t tasks = total / m;
     const float base = time_ms([&] { accumulate_xyzz<Fq><<<blocks(tasks, 128), 128>>>(points, pairs, tasks, m, xyzz); });
     CHECK(cudaMemset(counters, 0, 2 * sizeof(uint32_t)));
     const float ms = time_ms([&] {
-        accumulate_batch<Fq, K><<<blocks(tasks / K, 128), 128>>>(points, pairs, tasks, m, affine, counters + 1);
+        accumulate_batch<Fq, K, Divsteps><<<blocks(tasks / K, 128), 128>>>(points, pairs, tasks, m, affine,
+                                                                          counters + 1);
     });
     compare<Fq><<<blocks(tasks, 256), 256>>>(xyzz, affine, tasks, counters);
     uint32_t c[2];
@@ -252,9 +298,10 @@ static void batch_row(const ec::affine_t<Fq>* points, const uint32_t* pairs, siz
     const double adds_base = double(total - tasks), adds_batch = double(total - tasks);  // a task's first point is
                                                                                          // an assignment in both
     const double base_mul = base * 1e6 / adds_base / ns_per_mul, batch_mul = ms * 1e6 / adds_batch / ns_per_mul;
-    printf("%-9s  K=%3d m=%4u threads %7zu | xyzz %8.3f ms (%5.2f mul/add) | batch-affine %8.3f ms (%5.2f mul/add)"
-           " | batch/xyzz %.2f | mismatches %u of %zu, equal-x %u\n",
-           Curve<Fq>::NAME, K, m, tasks / K, base, base_mul, ms, batch_mul, ms / base, c[0], tasks, c[1]);
+    printf("%-9s  %-6s K=%3d m=%4u threads %7zu | xyzz %8.3f ms (%5.2f mul/add) | batch-affine %8.3f ms (%5.2f"
+           " mul/add) | batch/xyzz %.2f | mismatches %u of %zu, equal-x %u\n",
+           Curve<Fq>::NAME, Divsteps ? "ds" : "fermat", K, m, tasks / K, base, base_mul, ms, batch_mul, ms / base,
+           c[0], tasks, c[1]);
 }
 
 template <class Fq>
@@ -279,10 +326,19 @@ static void run(size_t n_points, size_t total) {
     CHECK(cudaMemcpy(scratch, points, chains * sizeof(Fq), cudaMemcpyDeviceToDevice));
     const float mul_ms = time_ms([&] { mul_chains<Fq><<<blocks(chains, 256), 256>>>(scratch, chains, iters); });
     const double ns_per_mul = mul_ms * 1e6 / (2.0 * chains * iters);
-    const float inv_ms = time_ms([&] { inversions<Fq><<<blocks(chains, 128), 128>>>(scratch, chains); });
-    const double inv_muls = inv_ms * 1e6 / chains / ns_per_mul;
-    printf("%-9s  multiplication %.4f ns (%.1f G/s); inversion %.1f multiplications\n", Curve<Fq>::NAME, ns_per_mul,
-           1.0 / ns_per_mul, inv_muls);
+    const float fermat_ms = time_ms([&] { inversions<Fq, false><<<blocks(chains, 128), 128>>>(scratch, chains); });
+    const float divsteps_ms = time_ms([&] { inversions<Fq, true><<<blocks(chains, 128), 128>>>(scratch, chains); });
+    uint32_t* inv_mismatches;
+    CHECK(cudaMalloc(&inv_mismatches, sizeof(uint32_t)));
+    CHECK(cudaMemset(inv_mismatches, 0, sizeof(uint32_t)));
+    compare_inversions<Fq><<<blocks(chains, 128), 128>>>(scratch, chains, inv_mismatches);
+    uint32_t inv_bad;
+    CHECK(cudaMemcpy(&inv_bad, inv_mismatches, sizeof inv_bad, cudaMemcpyDeviceToHost));
+    CHECK(cudaFree(inv_mismatches));
+    printf("%-9s  multiplication %.4f ns (%.1f G/s); inversion: Fermat %.1f multiplications, divsteps %.1f"
+           " (%d rounds of 30); the two differ on %u of %zu inputs\n",
+           Curve<Fq>::NAME, ns_per_mul, 1.0 / ns_per_mul, fermat_ms * 1e6 / chains / ns_per_mul,
+           divsteps_ms * 1e6 / chains / ns_per_mul, lab::safegcd<typename Curve<Fq>::Params>::ROUNDS, inv_bad, chains);
 
     // P pairs: a random permutation of the points, repeated over P / n_points rounds.
     std::vector<uint32_t> host(total);
@@ -315,6 +371,13 @@ static void run(size_t n_points, size_t total) {
     // Fewer threads, longer tasks: the same K at the kernels' task length.
     batch_row<Fq, 32>(points, pairs, total, 256, xyzz, affine, counters, ns_per_mul);
     batch_row<Fq, 128>(points, pairs, total, 64, xyzz, affine, counters, ns_per_mul);
+    // A cheaper inversion moves the break-even to smaller K, whose state is smaller.
+    batch_row<Fq, 8, true>(points, pairs, total, 128, xyzz, affine, counters, ns_per_mul);
+    batch_row<Fq, 16, true>(points, pairs, total, 64, xyzz, affine, counters, ns_per_mul);
+    batch_row<Fq, 32, true>(points, pairs, total, 32, xyzz, affine, counters, ns_per_mul);
+    batch_row<Fq, 64, true>(points, pairs, total, 16, xyzz, affine, counters, ns_per_mul);
+    batch_row<Fq, 16, true>(points, pairs, total, 256, xyzz, affine, counters, ns_per_mul);
+    batch_row<Fq, 32, true>(points, pairs, total, 256, xyzz, affine, counters, ns_per_mul);
 
     CHECK(cudaFree(points));
     CHECK(cudaFree(scratch));
