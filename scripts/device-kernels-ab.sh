@@ -11,7 +11,9 @@
 #      committed fixtures into $OUT/proofs.tgz (verify them here: tar xzf, then scripts/verify-gpu-proofs.sh proofs);
 #   3. bench gpu with the same arguments and seed on the baseline, then on the new kernels, into
 #      $OUT/bench-{base,new}.txt (default arguments: --msm 20,22,24 --g2-msm 20 --ntt 20,24 --proofs 20 --repeats 11
-#      --seed 11).
+#      --seed 11);
+#   4. the lab's batch-affine harness (docs/lab/batch-affine, variants 22-23; built beside the kernels, run last so
+#      that it does not share the device with the benches) into $OUT/batch-affine.txt.
 # Everything is also printed, time-stamped; without a baseline in the bundle step 3 runs the new kernels only.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +29,8 @@ say "new: the working tree; base: $(cat .device/base/COMMIT 2>/dev/null || echo 
 
 native-cuda/build.sh /tmp/kn 90 > /tmp/kn.log 2>&1 &
 new_build=$!
+nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/batch_affine docs/lab/batch-affine/batch_affine.cu > /tmp/ba.log 2>&1 &
+lab_build=$!
 if [[ -x .device/base/run.sh ]]; then
     .device/base/native-cuda/build.sh /tmp/kb 90 > /tmp/kb.log 2>&1 &
     base_build=$!
@@ -54,4 +58,11 @@ for side in "${sides[@]}"; do
     $run bench gpu --kernels "$kernels" "${args[@]}" 2>&1 | grep -v WARNING > "$out/bench-$side.txt"
     grep -E "^(kind|msm|ntt|proof)|rows measured" "$out/bench-$side.txt" | cut -c1-220
 done
+
+say "batch-affine lab harness"
+if wait "$lab_build"; then
+    /tmp/batch_affine 2>&1 | tee "$out/batch-affine.txt" | cut -c1-220
+else
+    tail -20 /tmp/ba.log | tee "$out/batch-affine.txt"
+fi
 say done
