@@ -4,16 +4,19 @@
 // Why: batch-affine accumulation pays one inversion per batch of K additions, and Fermat's x^(p−2) costs about 330
 // multiplications (BN254; 490 for BLS12-381), so only K ≥ 64 amortizes it and those K lanes' state spills to local
 // memory. A divsteps inversion is integer work on 32-bit words, with no Montgomery multiplication in its loop: counted
-// in issue slots it should cost 60–90 multiplications (BN254), which would move the break-even to K ≈ 16–32.
+// in issue slots it should cost 70–90 multiplications (BN254), which would move the break-even to K ≈ 16–32.
 //
-// The scheme, batch form with N = 30 divsteps per round:
-//   f = p, g = x, d = 0, e = 1, η = −1 (η = −δ); for each of R rounds:
-//     (η, t) = the 2×2 matrix t = [u v; q r] of N divsteps, from the bottom 30 bits of f and g alone
+// The scheme, batch form with N = 30 divsteps per round, in the "half-delta" form (hddivsteps: the divsteps of the
+// paper started at δ = 1/2 instead of 1, which needs about 20 % fewer of them; sipa/safegcd-bounds):
+//   f = p, g = x, d = 0, e = 1, ζ = −(δ + 1/2) = −1; for each of R rounds:
+//     (ζ, t) = the 2×2 matrix t = [u v; q r] of N divsteps, from the bottom 30 bits of f and g alone
 //     [f; g] = t·[f; g] / 2^N                  (exact: the N low bits cancel)
 //     [d; e] = t·[d; e] / 2^N mod p           (adds a multiple of p that cancels the low bits; d, e stay in (−2p, p))
 //   then g = 0, f = ±1 and x⁻¹ = ±d mod p.
-// R is fixed (constant time, so a warp's lanes never diverge): ⌈D/N⌉ with D = ⌊(49b + 57)/17⌋ divsteps, the bound
-// of the paper's Theorem 11.2 for b-bit inputs (b ≥ 46): 25 rounds for BN254 (b = 254), 37 for BLS12-381 (381).
+// R is fixed (constant time, so a warp's lanes never diverge): ⌈D/N⌉ with D = ⌊(3787b + 2166)/1644⌋ hddivsteps, the
+// bound safegcd-bounds verified for all 0 ≤ g ≤ f ≤ M < 2^b (b ≤ 3805): 20 rounds for BN254 (b = 254, D = 586), 30
+// for BLS12-381 (b = 381, D = 878), where the plain divsteps' proven bound ⌊(49b + 57)/17⌋ (the paper's Theorem 11.2)
+// takes 25 and 37.
 //
 // Numbers are L limbs of 30 bits, the top one signed: value = Σ v[i]·2^(30i), v[i] ∈ [0, 2^30) below the top. With
 // |u| + |v| ≤ 2^30 every product of a limb by a matrix entry fits 61 bits, so each limb step is int64 arithmetic.
@@ -31,7 +34,7 @@ struct safegcd {
     /** Limbs of 30 bits: d, e ∈ (−2p, p) need b + 2 bits with the sign. */
     static constexpr int L = (BITS + 2 + 29) / 30;
     static constexpr int32_t M30 = (1 << 30) - 1;
-    static constexpr int DIVSTEPS = (49 * BITS + 57) / 17;
+    static constexpr int DIVSTEPS = (3787 * BITS + 2166) / 1644;
     static constexpr int ROUNDS = (DIVSTEPS + 29) / 30;
     /** p⁻¹ mod 2^30, from the Montgomery factor M0 = −p⁻¹ mod 2^32. */
     static constexpr uint32_t P_INV30 = (0u - Params::M0) & uint32_t(M30);
@@ -81,23 +84,23 @@ struct safegcd {
     }
 
     /**
-     * 30 divsteps on the bottom bits of f and g (f odd), branch-free: returns η after them and sets t. Per step, with
-     * c1 = (η < 0) and c2 = (g odd) as all-ones masks: g += ±f (−f when η < 0), and when both hold f takes the old g
-     * and η is negated; η decreases by one; g halves, and f's row of the matrix doubles instead (the matrix carries
-     * the 2^30).
+     * 30 hddivsteps on the bottom bits of f and g (f odd), branch-free: returns ζ after them and sets t. Per step, with
+     * c1 = (ζ < 0, i.e. δ > 0) and c2 = (g odd) as all-ones masks: g += ±f (−f when ζ < 0), and when both hold f
+     * takes the old g and ζ becomes −ζ − 2 (δ → 1 − δ), otherwise ζ − 1 (δ → 1 + δ); g halves, and f's row of the
+     * matrix doubles instead (the matrix carries the 2^30).
      */
-    __host__ __device__ __forceinline__ static int32_t divsteps(int32_t eta, uint32_t f, uint32_t g, matrix& t) {
+    __host__ __device__ __forceinline__ static int32_t divsteps(int32_t zeta, uint32_t f, uint32_t g, matrix& t) {
         uint32_t u = 1, v = 0, q = 0, r = 1;
 #pragma unroll
         for (int i = 0; i < 30; i++) {
-            uint32_t c1 = uint32_t(eta >> 31);
+            uint32_t c1 = uint32_t(zeta >> 31);
             const uint32_t x = (f ^ c1) - c1, y = (u ^ c1) - c1, z = (v ^ c1) - c1;
             const uint32_t c2 = 0u - (g & 1u);
             g += x & c2;
             q += y & c2;
             r += z & c2;
             c1 &= c2;
-            eta = (eta ^ int32_t(c1)) - (int32_t(c1) + 1);
+            zeta = (zeta ^ int32_t(c1)) - 1;
             f += g & c1;
             u += q & c1;
             v += r & c1;
@@ -106,7 +109,7 @@ struct safegcd {
             v <<= 1;
         }
         t = matrix{int32_t(u), int32_t(v), int32_t(q), int32_t(r)};
-        return eta;
+        return zeta;
     }
 
     /** [f; g] = t·[f; g] / 2^30, exactly. */
@@ -189,11 +192,11 @@ struct safegcd {
         const s30 p = modulus();
         s30 f = p, g = from_words(x), d{}, e{};
         e.v[0] = 1;
-        int32_t eta = -1;
+        int32_t zeta = -1;
 #pragma unroll 1
         for (int round = 0; round < ROUNDS; round++) {
             matrix t;
-            eta = divsteps(eta, uint32_t(f.v[0]), uint32_t(g.v[0]), t);
+            zeta = divsteps(zeta, uint32_t(f.v[0]), uint32_t(g.v[0]), t);
             update_de(d, e, t, p);
             update_fg(f, g, t);
         }
