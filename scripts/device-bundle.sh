@@ -12,10 +12,10 @@
 #   scripts/device-bundle.sh --kernels-there
 #         no local nvcc run: the printed command builds the fatbin on the GPU machine (16 cores: about a minute,
 #         against many minutes on a busy 2-core development machine) and passes it with --kernels DIR
-#   scripts/device-bundle.sh --kernels-there --base COMMIT
-#         also .device/base/: COMMIT's classes (proofline-core.jar), its native-cuda/ and a run.sh that runs them with
-#         the bundle's runtime and libraries, so that scripts/device-kernels-ab.sh measures the working tree against
-#         COMMIT in one device call (each built there from its own native-cuda/)
+#   scripts/device-bundle.sh --kernels-there --base COMMIT [--base COMMIT2 ...]
+#         also .device/bases/COMMIT/: COMMIT's classes (proofline-core.jar), its native-cuda/ and a run.sh that runs
+#         them with the bundle's runtime and libraries, so that scripts/device-kernels-ab.sh measures the working tree
+#         against each COMMIT in one device call (each built there from its own native-cuda/)
 #   scripts/device-bundle.sh --tests
 #         also the GPU JUnit tests (tag "gpu") and the JUnit console launcher, run there by .device/test.sh, e.g.
 #         .device/test.sh -Dproofline.test.gpu.kernels=/tmp/pf -Dproofline.test.gpu.log=16
@@ -29,13 +29,13 @@ kernels_there=false
 # when this one is not the tree that is sent to the GPU machine).
 bundle="${PROOFLINE_BUNDLE_DIR:-.device}"
 with_tests=false
-base=""
+bases=()
 while (( $# > 0 )); do
     case "$1" in
         --kernels-there) kernels_there=true ;;
         --tests) with_tests=true ;;
-        --base) base="${2:?--base needs a commit}"; shift ;;
-        *) echo "usage: scripts/device-bundle.sh [--kernels-there] [--base COMMIT] [--tests]" >&2; exit 2 ;;
+        --base) bases+=("${2:?--base needs a commit}"); shift ;;
+        *) echo "usage: scripts/device-bundle.sh [--kernels-there] [--base COMMIT]... [--tests]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -100,29 +100,33 @@ exec "$here/jre/bin/java" --enable-native-access=ALL-UNNAMED ${PROOFLINE_JAVA_OP
 RUN
 chmod +x "$bundle"/run.sh
 
-rm -rf "$bundle"/base
-if [[ -n "$base" ]]; then
-    # The baseline's classes from a worktree of its own (its Maven build, the same libraries as far as they match).
+rm -rf "$bundle"/base "$bundle"/bases
+# Each baseline's classes from a worktree of its own (its Maven build, the same libraries as far as they match).
+trees=()
+# Removed however the script ends (a failed compile under set -e too), so no stale worktree is left registered.
+trap 'for t in "${trees[@]}"; do git worktree remove --force "$t/src" 2>/dev/null; rm -rf "$t"; done' EXIT
+for base in "${bases[@]}"; do
     tree="$(mktemp -d)"
-    # Removed however the script ends (a failed compile under set -e too), so no stale worktree is left registered.
-    trap 'git worktree remove --force "$tree/src" 2>/dev/null; rm -rf "$tree"' EXIT
+    trees+=("$tree")
     git worktree add -q --detach "$tree/src" "$base"
     (cd "$tree/src" && mvn -q -B -Dproofline.skipCuda -DskipTests compile >/dev/null)
-    mkdir -p "$bundle"/base
-    "$JAVA_HOME/bin/jar" --create --file "$bundle"/base/proofline-core.jar -C "$tree/src/target/classes" io \
+    commit="$(git -C "$tree/src" rev-parse --short HEAD)"
+    dir="$bundle/bases/$commit"
+    mkdir -p "$dir"
+    "$JAVA_HOME/bin/jar" --create --file "$dir"/proofline-core.jar -C "$tree/src/target/classes" io \
         -C "$tree/src/target/classes" META-INF/services
-    cp -r "$tree/src/native-cuda" "$bundle"/base/
-    git -C "$tree/src" rev-parse --short HEAD > "$bundle"/base/COMMIT
-    cat > "$bundle"/base/run.sh <<'RUN'
+    cp -r "$tree/src/native-cuda" "$dir"/
+    echo "$commit" > "$dir"/COMMIT
+    cat > "$dir"/run.sh <<'RUN'
 #!/usr/bin/env bash
-# Runs a CLI command of the baseline commit (../base/COMMIT) with the bundle's runtime and libraries.
+# Runs a CLI command of this baseline commit (./COMMIT) with the bundle's runtime and libraries.
 here="$(cd "$(dirname "$0")" && pwd)"
 cp="$here/proofline-core.jar"
-for jar in "$here"/../lib/*.jar; do [[ "$(basename "$jar")" == proofline-core.jar ]] || cp="$cp:$jar"; done
-exec "$here/../jre/bin/java" --enable-native-access=ALL-UNNAMED ${PROOFLINE_JAVA_OPTS:--Xmx48g} -cp "$cp" io.proofline.cli.Cli "$@"
+for jar in "$here"/../../lib/*.jar; do [[ "$(basename "$jar")" == proofline-core.jar ]] || cp="$cp:$jar"; done
+exec "$here/../../jre/bin/java" --enable-native-access=ALL-UNNAMED ${PROOFLINE_JAVA_OPTS:--Xmx48g} -cp "$cp" io.proofline.cli.Cli "$@"
 RUN
-    chmod +x "$bundle"/base/run.sh
-fi
+    chmod +x "$dir"/run.sh
+done
 
 rm -rf "$bundle"/test "$bundle"/test.sh
 if $with_tests; then
@@ -157,8 +161,8 @@ fi
 
 echo "bundle: $(du -sh "$bundle" | cut -f1) in $bundle/ (kernels: sm_${archs// /, sm_})"
 echo "run on the device machine (carry $bundle):"
-if [[ -n "$base" ]]; then
-    echo "  scripts/device-kernels-ab.sh    (the working tree against $(cat "$bundle"/base/COMMIT); pack $bundle first if"
+if (( ${#bases[@]} > 0 )); then
+    echo "  scripts/device-kernels-ab.sh    (the working tree against $(cat "$bundle"/bases/*/COMMIT | tr '\n' ' '| sed 's/ $//'); pack $bundle first if"
     echo "  it does not fit: tar -cf - $bundle | xz -T2 -6 > .device-pack/device.tar.xz, carry .device-pack)"
 elif $kernels_there; then
     echo "  native-cuda/build.sh /tmp/pf \"$archs\" && $bundle/run.sh gpu-selftest --bench --kernels /tmp/pf 2>&1 | tee \$OUT/selftest.log"

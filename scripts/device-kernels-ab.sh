@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# A kernel change measured against its baseline in one device call (issue #21's method: same machine, same inputs,
+# A kernel change measured against its baselines in one device call (issue #21's method: same machine, same inputs,
 # each side's kernels built there from its own native-cuda/). Runs on the GPU machine from the repository root, with
-# the bundle of `scripts/device-bundle.sh --kernels-there --base COMMIT` carried as .device/ or packed as
-# .device-pack/device.tar.xz (the 64 MiB limit; the pack command is printed by device-bundle.sh):
+# the bundle of `scripts/device-bundle.sh --kernels-there --base COMMIT [--base COMMIT2 ...]` carried as .device/ or
+# packed as .device-pack/device.tar.xz (the 64 MiB limit; the pack command is printed by device-bundle.sh):
 #
 #   scripts/device-kernels-ab.sh [bench gpu arguments]
 #
-#   1. builds the working tree's kernels (/tmp/kn) and the baseline's (/tmp/kb) side by side;
+#   1. builds the working tree's kernels (/tmp/kn) and each baseline's (/tmp/kb-COMMIT) side by side;
 #   2. gpu-selftest of the new kernels (every check against the CPU) into $OUT/selftest.txt, and GPU proofs of the
 #      committed fixtures into $OUT/proofs.tgz (verify them here: tar xzf, then scripts/verify-gpu-proofs.sh proofs);
-#   3. bench gpu with the same arguments and seed on the baseline, then on the new kernels, into
-#      $OUT/bench-{base,new}.txt (default arguments: --msm 20,22,24 --g2-msm 20 --ntt 20,24 --proofs 20 --repeats 11
+#   3. bench gpu with the same arguments and seed on each baseline, then on the new kernels, into
+#      $OUT/bench-COMMIT.txt and $OUT/bench-new.txt (default arguments: --msm 20,22,24 --g2-msm 20 --ntt 20,24 --proofs 20 --repeats 11
 #      --seed 11);
 #   4. the lab's batch-affine harness (docs/lab/batch-affine, variants 22-23; built beside the kernels, run last so
 #      that it does not share the device with the benches) into $OUT/batch-affine.txt.
@@ -25,17 +25,22 @@ say() { echo "$(date +%T) [+$(( $(date +%s) - t0 ))s] $*"; }
 args=("$@")
 (( ${#args[@]} > 0 )) || args=(--msm 20,22,24 --g2-msm 20 --ntt 20,24 --proofs 20 --repeats 11 --seed 11)
 nvidia-smi --query-gpu=name,clocks.max.sm,driver_version,memory.total --format=csv,noheader
-say "new: the working tree; base: $(cat .device/base/COMMIT 2>/dev/null || echo none)"
+bases=()
+for dir in .device/bases/*/; do [[ -x "$dir/run.sh" ]] && bases+=("$(cat "$dir/COMMIT")"); done
+say "new: the working tree; bases: ${bases[*]:-none}"
 
 native-cuda/build.sh /tmp/kn 90 > /tmp/kn.log 2>&1 &
 new_build=$!
 nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/batch_affine docs/lab/batch-affine/batch_affine.cu > /tmp/ba.log 2>&1 &
 lab_build=$!
-if [[ -x .device/base/run.sh ]]; then
-    .device/base/native-cuda/build.sh /tmp/kb 90 > /tmp/kb.log 2>&1 &
-    base_build=$!
-    wait "$base_build" || { tail -20 /tmp/kb.log; exit 1; }
-fi
+base_builds=()
+for commit in "${bases[@]}"; do
+    .device/bases/"$commit"/native-cuda/build.sh /tmp/kb-"$commit" 90 > /tmp/kb-"$commit".log 2>&1 &
+    base_builds+=($!)
+done
+for k in "${!bases[@]}"; do
+    wait "${base_builds[$k]}" || { tail -20 /tmp/kb-"${bases[$k]}".log; exit 1; }
+done
 wait "$new_build" || { tail -20 /tmp/kn.log; exit 1; }
 say "kernels built"
 
@@ -50,10 +55,8 @@ rm -rf /tmp/proofs
     --proof-out /tmp/proofs 2>&1 | grep -v WARNING | tail -2
 tar -C /tmp -czf "$out/proofs.tgz" proofs
 
-sides=(new)
-[[ -x .device/base/run.sh ]] && sides=(base new)
-for side in "${sides[@]}"; do
-    if [[ $side == base ]]; then run=.device/base/run.sh; kernels=/tmp/kb; else run=.device/run.sh; kernels=/tmp/kn; fi
+for side in "${bases[@]}" new; do
+    if [[ $side == new ]]; then run=.device/run.sh; kernels=/tmp/kn; else run=.device/bases/$side/run.sh; kernels=/tmp/kb-$side; fi
     say "bench gpu ($side) ${args[*]}"
     $run bench gpu --kernels "$kernels" "${args[@]}" 2>&1 | grep -v WARNING > "$out/bench-$side.txt"
     grep -E "^(kind|msm|ntt|proof)|rows measured" "$out/bench-$side.txt" | cut -c1-220
