@@ -11,9 +11,7 @@
 #      committed fixtures into $OUT/proofs.tgz (verify them here: tar xzf, then scripts/verify-gpu-proofs.sh proofs);
 #   3. bench gpu with the same arguments and seed on each baseline, then on the new kernels, into
 #      $OUT/bench-COMMIT.txt and $OUT/bench-new.txt (default arguments: --msm 20,22,24 --g2-msm 20 --ntt 20,24 --proofs 20 --repeats 11
-#      --seed 11);
-#   4. the lab's batch-affine harness (docs/lab/batch-affine, variants 22-23; built beside the kernels, run last so
-#      that it does not share the device with the benches) into $OUT/batch-affine.txt.
+#      --seed 11).
 # Everything is also printed, time-stamped; without a baseline in the bundle step 3 runs the new kernels only.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -31,8 +29,6 @@ say "new: the working tree; bases: ${bases[*]:-none}"
 
 native-cuda/build.sh /tmp/kn 90 > /tmp/kn.log 2>&1 &
 new_build=$!
-nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/batch_affine docs/lab/batch-affine/batch_affine.cu > /tmp/ba.log 2>&1 &
-lab_build=$!
 base_builds=()
 for commit in "${bases[@]}"; do
     .device/bases/"$commit"/native-cuda/build.sh /tmp/kb-"$commit" 90 > /tmp/kb-"$commit".log 2>&1 &
@@ -61,11 +57,4 @@ for side in "${bases[@]}" new; do
     $run bench gpu --kernels "$kernels" "${args[@]}" 2>&1 | grep -v WARNING > "$out/bench-$side.txt"
     grep -E "^(kind|msm|ntt|proof)|rows measured" "$out/bench-$side.txt" | cut -c1-220
 done
-
-say "batch-affine lab harness"
-if wait "$lab_build"; then
-    /tmp/batch_affine 2>&1 | tee "$out/batch-affine.txt" | cut -c1-220
-else
-    tail -20 /tmp/ba.log | tee "$out/batch-affine.txt"
-fi
 say done
