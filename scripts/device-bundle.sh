@@ -13,8 +13,8 @@
 #         no local nvcc run: the printed command builds the fatbin on the GPU machine (16 cores: about a minute,
 #         against many minutes on a busy 2-core development machine) and passes it with --kernels DIR
 #   scripts/device-bundle.sh --kernels-there --base COMMIT [--base COMMIT2 ...]
-#         also .device/bases/COMMIT/: COMMIT's classes (proofline-core.jar), its native-cuda/ and a run.sh that runs
-#         them with the bundle's runtime and libraries, so that scripts/device-kernels-ab.sh measures the working tree
+#         also .device/bases/COMMIT/ (named by the short hash): COMMIT's classes (proofline-core.jar), its
+#         native-cuda/ and a run.sh that runs them with the bundle's runtime and libraries, so that scripts/device-kernels-ab.sh measures the working tree
 #         against each COMMIT in one device call (each built there from its own native-cuda/)
 #   scripts/device-bundle.sh --tests
 #         also the GPU JUnit tests (tag "gpu") and the JUnit console launcher, run there by .device/test.sh, e.g.
@@ -116,10 +116,9 @@ for base in "${bases[@]}"; do
     "$JAVA_HOME/bin/jar" --create --file "$dir"/proofline-core.jar -C "$tree/src/target/classes" io \
         -C "$tree/src/target/classes" META-INF/services
     cp -r "$tree/src/native-cuda" "$dir"/
-    echo "$commit" > "$dir"/COMMIT
     cat > "$dir"/run.sh <<'RUN'
 #!/usr/bin/env bash
-# Runs a CLI command of this baseline commit (./COMMIT) with the bundle's runtime and libraries.
+# Runs a CLI command of this baseline commit (the folder's name) with the bundle's runtime and libraries.
 here="$(cd "$(dirname "$0")" && pwd)"
 cp="$here/proofline-core.jar"
 for jar in "$here"/../../lib/*.jar; do [[ "$(basename "$jar")" == proofline-core.jar ]] || cp="$cp:$jar"; done
@@ -162,7 +161,7 @@ fi
 echo "bundle: $(du -sh "$bundle" | cut -f1) in $bundle/ (kernels: sm_${archs// /, sm_})"
 echo "run on the device machine (carry $bundle):"
 if (( ${#bases[@]} > 0 )); then
-    echo "  scripts/device-kernels-ab.sh    (the working tree against $(cat "$bundle"/bases/*/COMMIT | tr '\n' ' '| sed 's/ $//'); pack $bundle first if"
+    echo "  scripts/device-kernels-ab.sh    (the working tree against $(ls "$bundle"/bases | tr '\n' ' ' | sed 's/ $//'); pack $bundle first if"
     echo "  it does not fit: tar -cf - $bundle | xz -T2 -6 > .device-pack/device.tar.xz, carry .device-pack)"
 elif $kernels_there; then
     echo "  native-cuda/build.sh /tmp/pf \"$archs\" && $bundle/run.sh gpu-selftest --bench --kernels /tmp/pf 2>&1 | tee \$OUT/selftest.log"

@@ -10,8 +10,8 @@
 #   2. gpu-selftest of the new kernels (every check against the CPU) into $OUT/selftest.txt, and GPU proofs of the
 #      committed fixtures into $OUT/proofs.tgz (verify them here: tar xzf, then scripts/verify-gpu-proofs.sh proofs);
 #   3. bench gpu with the same arguments and seed on each baseline, then on the new kernels, into
-#      $OUT/bench-COMMIT.txt and $OUT/bench-new.txt (default arguments: --msm 20,22,24 --g2-msm 20 --ntt 20,24 --proofs 20 --repeats 11
-#      --seed 11).
+#      $OUT/bench-COMMIT.txt and $OUT/bench-new.txt (default arguments: --msm 20,22,24 --g2-msm 20 --ntt 20,24
+#      --proofs 20 --repeats 11 --seed 11).
 # Everything is also printed, time-stamped; without a baseline in the bundle step 3 runs the new kernels only.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +24,7 @@ args=("$@")
 (( ${#args[@]} > 0 )) || args=(--msm 20,22,24 --g2-msm 20 --ntt 20,24 --proofs 20 --repeats 11 --seed 11)
 nvidia-smi --query-gpu=name,clocks.max.sm,driver_version,memory.total --format=csv,noheader
 bases=()
-for dir in .device/bases/*/; do [[ -x "$dir/run.sh" ]] && bases+=("$(cat "$dir/COMMIT")"); done
+for dir in .device/bases/*/; do [[ -x "$dir/run.sh" ]] && bases+=("$(basename "$dir")"); done
 say "new: the working tree; bases: ${bases[*]:-none}"
 
 native-cuda/build.sh /tmp/kn 90 > /tmp/kn.log 2>&1 &
