@@ -4,8 +4,7 @@ package io.proofline.engine;
  * Thrown by a {@link PartitionProver} adapter's prove start when the partition does not fit the device's memory
  * (device memory exhausted, a key over the device's key budget). The device is healthy, so this is not a
  * {@link DeviceFaultException} and its breaker is untouched: the partition goes to a device where it fits, or waits
- * for room — at most {@link EngineConfig#admissionWait()}, after which its job ends with the retryable
- * {@link DeviceRoomTimeoutException}.
+ * for room (congestion, not a failure).
  */
 public class DeviceCapacityException extends Exception {
 

@@ -16,5 +16,11 @@ public enum DeviceFaultKind {
      * The device's context is unusable until rebuilt (a sticky CUDA error such as an illegal address): the breaker
      * opens at once, and the engine {@linkplain ProvingDevice#reset() resets} the device before its half-open trial.
      */
-    STICKY
+    STICKY,
+
+    /**
+     * The device did not return from a step within the engine's step timeout: the breaker opens at once, and the
+     * partition is proved elsewhere while the stuck call keeps what it holds until it returns.
+     */
+    HUNG
 }

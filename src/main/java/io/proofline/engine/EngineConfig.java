@@ -24,15 +24,17 @@ import java.util.OptionalLong;
  *                            before it judges; it opens when half or more of them were device faults
  * @param deviceRetryAfter    how long an open breaker keeps its device out before trying it again
  * @param queueFullRetryAfter what {@link QueueFullException#retryAfter()} suggests
- * @param admissionWait       how long the partition at the head of the queue may wait for memory before its job
- *                            is ended with an {@link AdmissionTimeoutException} (to be run again later); also how
- *                            long a partition may wait for room on devices that refused it for capacity
- *                            ({@link DeviceRoomTimeoutException})
+ * @param admissionWait       how long the partition at the head of the queue waits for memory before the wait is
+ *                            counted as an overrun ({@link DispatcherHealth#admissionOverruns()}); it keeps its place
+ *                            and waits on: congestion never fails a job
+ * @param stepTimeout         how long a port call on a device (prove start, prove finish) may run before the
+ *                            device is taken for hung and the partition is proved elsewhere, where another device
+ *                            can take it
  */
 public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, int synthesisWorkers, int queueCapacity,
                            int handoffCapacity, int finalizerThreads, boolean verifyProofs, int workersPerDevice,
                            PipelinePolicy policy, int breakerMinimumCalls, Duration deviceRetryAfter,
-                           Duration queueFullRetryAfter, Duration admissionWait) {
+                           Duration queueFullRetryAfter, Duration admissionWait, Duration stepTimeout) {
 
     /** The breaker's sliding window, counted in prove starts. */
     public static final int BREAKER_WINDOW = 10;
@@ -47,6 +49,8 @@ public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, in
     public static final int DEFAULT_QUEUE_FULL_RETRY_AFTER_SECONDS = 5;
     /** How long the head of the queue waits for memory by default, in minutes. */
     public static final int DEFAULT_ADMISSION_WAIT_MINUTES = 10;
+    /** How long one prove start or prove finish may run before its device is taken for hung, in minutes. */
+    public static final int DEFAULT_STEP_TIMEOUT_MINUTES = 10;
 
     public EngineConfig {
         Objects.requireNonNull(memoryPlan, "memoryPlan");
@@ -56,6 +60,10 @@ public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, in
         Objects.requireNonNull(admissionWait, "admissionWait");
         if (admissionWait.isNegative() || admissionWait.isZero()) {
             throw new IllegalArgumentException("admissionWait must be positive: " + admissionWait);
+        }
+        Objects.requireNonNull(stepTimeout, "stepTimeout");
+        if (stepTimeout.isNegative() || stepTimeout.isZero()) {
+            throw new IllegalArgumentException("stepTimeout must be positive: " + stepTimeout);
         }
         positive("budgetBytes", budgetBytes);
         positive("synthesisWorkers", synthesisWorkers);
@@ -106,6 +114,7 @@ public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, in
         private Duration deviceRetryAfter = Duration.ofSeconds(30);
         private Duration queueFullRetryAfter = Duration.ofSeconds(DEFAULT_QUEUE_FULL_RETRY_AFTER_SECONDS);
         private Duration admissionWait = Duration.ofMinutes(DEFAULT_ADMISSION_WAIT_MINUTES);
+        private Duration stepTimeout = Duration.ofMinutes(DEFAULT_STEP_TIMEOUT_MINUTES);
 
         private Builder() {
         }
@@ -179,6 +188,11 @@ public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, in
             return this;
         }
 
+        public Builder stepTimeout(Duration value) {
+            this.stepTimeout = value;
+            return this;
+        }
+
         public EngineConfig build() {
             MemoryPlan plan = memoryPlan;
             if (plan == null && budgetBytes == null) {
@@ -188,7 +202,7 @@ public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, in
             long budget = plan != null ? plan.budgetBytes() : budgetBytes;
             return new EngineConfig(budget, Optional.ofNullable(plan), synthesisWorkers, queueCapacity, handoffCapacity,
                     finalizerThreads, verifyProofs, workersPerDevice, policy, breakerMinimumCalls, deviceRetryAfter,
-                    queueFullRetryAfter, admissionWait);
+                    queueFullRetryAfter, admissionWait, stepTimeout);
         }
     }
 }

@@ -51,8 +51,14 @@ public interface ProvingEngine extends AutoCloseable {
     /** Whether submit would accept a job now (false while draining or shut down). */
     boolean isAcceptingWork();
 
-    /** Whether the dispatcher takes work (it is restarted if it dies). */
+    /** Whether the dispatcher takes work (it is restarted if it dies) and turns while work waits. */
     DispatcherHealth dispatcherHealth();
+
+    /**
+     * How many prove starts and finishes ran past {@link EngineConfig#stepTimeout()} so far (each failed over to
+     * another device where one could take the partition, else went on).
+     */
+    long stepOverruns();
 
     /** The buffer table, memory figures, devices and queues now. */
     PipelineSnapshot snapshot();

@@ -28,6 +28,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,6 +38,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -65,6 +67,8 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
     static final int CONSTRAINT_SYSTEMS = 2;
 
     private final Map<String, Entry> entries = new HashMap<>();
+    /** Each circuit's zkey size once read: {@link #keyBytes} does no file I/O after the first time. */
+    private final Map<String, Long> keySizes = new ConcurrentHashMap<>();
     private final CircuitSideCache<PreparedVerifyingKey> verifyingKeys = new CircuitSideCache<>(VERIFYING_KEYS);
     private final CalculatorOptions calculatorOptions;
     private final CircuitSideCache<Optional<CircomWitnessCalculator>> calculators =
@@ -132,19 +136,39 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
         this.idleTimeout = idleTimeout;
     }
 
-    /** The bytes a loaded key of this circuit holds (its zkey's size). */
+    /**
+     * The bytes a loaded key of this circuit holds (its zkey's size), read from the file once and remembered: the
+     * dispatcher asks on every admission attempt, and a file system that stalls must not stall admission (nor ever
+     * be asked under this cache's lock). A circuit's id is its zkey's SHA-256, so the size never changes.
+     *
+     * @throws RetryableException when the size cannot be read for a reason that may pass (the job runs again later)
+     */
     @Override
     public long keyBytes(String circuitId) {
-        try {
-            return Files.size(data.circuit(circuitId).resolve(CircuitService.ZKEY));
-        } catch (IOException e) {
-            throw new UncheckedIOException("the key of circuit " + circuitId + " cannot be read", e);
+        Long known = keySizes.get(circuitId);
+        if (known != null) {
+            return known;
         }
+        Path zkey = data.circuit(circuitId).resolve(CircuitService.ZKEY);
+        long size;
+        try {
+            size = Files.size(zkey);
+        } catch (NoSuchFileException gone) {
+            throw new UncheckedIOException("the key of circuit " + circuitId + " is gone (the circuit was deleted)",
+                    gone);
+        } catch (IOException e) {
+            throw new RetryableException("the key of circuit " + circuitId + " cannot be read: " + e, e);
+        }
+        keySizes.putIfAbsent(circuitId, size);
+        return size;
     }
 
     @Override
-    public synchronized long missingBytes(String circuitId) {
-        return entries.containsKey(circuitId) ? 0 : keyBytes(circuitId);
+    public long missingBytes(String circuitId) {
+        long size = keyBytes(circuitId);
+        synchronized (this) {
+            return entries.containsKey(circuitId) ? 0 : size;
+        }
     }
 
     @Override
@@ -152,9 +176,10 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
         if (from != budget) {
             throw new IllegalArgumentException("the key cache draws from another budget than the engine");
         }
+        long size = keyBytes(circuitId);
         synchronized (this) {
             Entry e = entries.get(circuitId);
-            long keyBytes = e == null ? keyBytes(circuitId) : 0;
+            long keyBytes = e == null ? size : 0;
             Reservation both = budget.tryAcquire(Math.addExact(partitionBytes, keyBytes)).orElse(null);
             if (both == null) {
                 return Optional.empty();
@@ -323,6 +348,7 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
     /** Drops everything known about a deleted circuit. */
     void forget(String circuitId) {
         evict(circuitId);
+        keySizes.remove(circuitId);
         verifyingKeys.drop(circuitId);
         calculators.drop(circuitId);
         constraintSystems.drop(circuitId);

@@ -3,9 +3,7 @@ package io.proofline.engine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 
 import static io.proofline.engine.EngineFixture.PARTITION_BYTES;
@@ -18,8 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Admission of keys and partitions together (issue #18, "No deadlock, no starvation"): the dispatcher reserves a
- * partition with its circuit's key, evicts only unused keys and only what the head lacks, ends a head that waited
- * past {@code admissionWait} with a retryable failure, and survives its own death.
+ * partition with its circuit's key, evicts only unused keys and only what the head lacks, and survives its own death
+ * (a head that waits past {@code admissionWait} keeps its place: {@link CongestionTest}).
  */
 class AdmissionTest {
 
@@ -60,34 +58,6 @@ class AdmissionTest {
         PartitionTooLargeException e = assertThrows(PartitionTooLargeException.class,
                 () -> f.engine.submit(job(A, 1)));
         assertTrue(e.getMessage().contains(String.valueOf(KEY + PARTITION_BYTES)), e.getMessage());
-    }
-
-    /** A head whose memory does not come back in time: its job ends retryable, and the queue behind it moves. */
-    @Test
-    void aHeadThatWaitsPastTheAdmissionWaitEndsItsJobRetryably() throws Exception {
-        FakeKeys keys = new FakeKeys(Map.of());
-        EngineFixture f = start(PARTITION_BYTES, keys, b -> b.admissionWait(Duration.ofMillis(200)));
-        Gate stuck = Gate.interruptible();
-        // Only the first synthesis holds the gate: the job id is not known before submit returns, and its
-        // partition may already be synthesizing by then.
-        AtomicBoolean first = new AtomicBoolean(true);
-        f.prover.onSynthesize = (work, device) -> {
-            if (first.getAndSet(false)) {
-                stuck.pass();
-            }
-        };
-        JobId firstJob = f.engine.submit(job(A, 1));
-        stuck.awaitArrivals(1);
-        JobId waiting = f.engine.submit(job(A, 1));
-
-        JobResult timedOut = f.await(waiting);
-        assertEquals(JobState.FAILED, timedOut.state());
-        Throwable cause = timedOut.failure().orElseThrow().cause();
-        assertInstanceOf(AdmissionTimeoutException.class, cause);
-        assertInstanceOf(RetryableException.class, cause);
-        stuck.open();
-        assertEquals(JobState.DONE, f.await(firstJob).state());
-        f.assertAllReleased();
     }
 
     /** An exception escaping the dispatcher (here: from a broken key cache) kills its thread; it is restarted. */

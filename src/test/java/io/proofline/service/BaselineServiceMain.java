@@ -31,6 +31,6 @@ public final class BaselineServiceMain {
         return new EngineConfig(c.budgetBytes(), c.memoryPlan(), c.synthesisWorkers(), c.queueCapacity(),
                 c.handoffCapacity(), c.finalizerThreads(), c.verifyProofs(), c.workersPerDevice(),
                 PipelinePolicy.BASELINE, c.breakerMinimumCalls(), c.deviceRetryAfter(), c.queueFullRetryAfter(),
-                c.admissionWait());
+                c.admissionWait(), c.stepTimeout());
     }
 }

@@ -37,7 +37,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -65,11 +67,14 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
     private final DispatcherSupervisor dispatcherSupervisor;
     private final KeyResidency keys;
     private final ProvingStage<S, P> proving;
+    private final StepWatchdog<S, P> watchdog;
+    /** The devices, to ask each how much a/b/c it needs evaluated in prove start. */
+    private final List<? extends ProvingDevice> deviceList;
     /** The CPU prover's NTT twiddle tables, charged to this engine's budget. */
     private final TwiddleCache twiddles;
     private final ExecutorService synthesisPool;
     private final ExecutorService provingPool;
-    private final ExecutorService finalizerPool;
+    private final ThreadPoolExecutor finalizerPool;
     private final ScheduledExecutorService timers;
     private final Map<JobId, JobRun<S, P>> jobs = new ConcurrentHashMap<>();
     private final Queue<JobId> finished = new ConcurrentLinkedQueue<>();
@@ -84,22 +89,26 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
         this.budget = Objects.requireNonNull(budget, "budget");
         this.tracker = Objects.requireNonNull(tracker, "tracker");
         this.devices = new DevicePool(devices, config);
+        this.deviceList = List.copyOf(devices);
         boolean baseline = config.policy() == PipelinePolicy.BASELINE;
         this.queue = new WorkQueue<>(PartitionRun.ORDER, config.queueCapacity(), config.queueFullRetryAfter());
         this.handoff = new Handoff<>(PartitionRun.ORDER, baseline ? Handoff.UNBOUNDED : config.handoffCapacity());
         this.lifecycle = new Lifecycle<>(queue, handoff, tracker, this::retire);
         this.synthesisPool = Executors.newFixedThreadPool(config.synthesisWorkers(), threads("synthesis"));
         this.provingPool = Executors.newFixedThreadPool(this.devices.workers(), threads("prover"));
-        this.finalizerPool = Executors.newFixedThreadPool(config.finalizerThreads(), threads("finalizer"));
-        this.timers = Executors.newSingleThreadScheduledExecutor(threads("deadlines"));
+        this.finalizerPool = new ThreadPoolExecutor(config.finalizerThreads(), config.finalizerThreads(), 0,
+                TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), threads("finalizer"));
+        this.timers = Executors.newSingleThreadScheduledExecutor(threads("timers"));
         Semaphore synthesisSlots = new Semaphore(config.synthesisWorkers());
         SynthesisStage<S, P> synthesis = new SynthesisStage<>(prover, synthesisPool, synthesisSlots, handoff,
                 lifecycle, tracker);
-        FinalizeStage<S, P> finalize = new FinalizeStage<>(prover, this.devices, finalizerPool, lifecycle, tracker);
+        this.watchdog = new StepWatchdog<>(timers, config.stepTimeout(), this.devices, lifecycle, tracker);
+        FinalizeStage<S, P> finalize = new FinalizeStage<>(prover, this.devices, finalizerPool, lifecycle, tracker,
+                watchdog);
         this.keys = Objects.requireNonNull(keys, "keys");
         this.twiddles = BudgetedTwiddles.cache(budget, tracker);
-        this.proving = new ProvingStage<>(prover, handoff, this.devices, finalize, lifecycle, tracker,
-                baseline ? null : budget, keys, config.admissionWait(), twiddles);
+        this.proving = new ProvingStage<>(prover, handoff, this.devices, finalize, lifecycle, tracker, watchdog,
+                twiddles);
         this.dispatcher = new Dispatcher<>(queue, budget, keys, twiddles, config.policy(), config.admissionWait(),
                 synthesisSlots, synthesis, lifecycle);
         tracker.attach(budget, this.devices::figures, this::queueDepths);
@@ -114,8 +123,9 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
     public JobId submit(JobRequest request) {
         Objects.requireNonNull(request, "request");
         PartitionFootprint footprint = prover.footprint(request.circuit());
+        long lateAbc = deviceList.stream().mapToLong(d -> prover.lateAbcBytes(d, request.circuit())).max().orElse(0);
         // a partition starts only together with its circuit's key (when that is not resident): both must fit
-        long admitted = (config.policy() == PipelinePolicy.BUDGETED ? footprint.total() : 0)
+        long admitted = (config.policy() == PipelinePolicy.BUDGETED ? Math.addExact(footprint.total(), lateAbc) : 0)
                 + keys.keyBytes(request.circuit().id());
         if (!budget.canEverFit(admitted)) {
             throw new PartitionTooLargeException(request.circuit().id(), admitted, budget.total());
@@ -125,7 +135,7 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
                 request.verify().orElse(config.verifyProofs()));
         List<PartitionInput> inputs = request.partitions();
         for (int i = 0; i < inputs.size(); i++) {
-            job.addPartition(new PartitionRun<>(job, i, inputs.get(i), footprint, tracker, counts, now));
+            job.addPartition(new PartitionRun<>(job, i, inputs.get(i), footprint, lateAbc, tracker, counts, now));
         }
         jobs.put(job.id(), job);
         try {
@@ -194,6 +204,11 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
     @Override
     public DispatcherHealth dispatcherHealth() {
         return dispatcherSupervisor.health();
+    }
+
+    @Override
+    public long stepOverruns() {
+        return watchdog.overruns();
     }
 
     @Override

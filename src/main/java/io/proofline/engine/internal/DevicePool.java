@@ -7,7 +7,6 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.proofline.engine.DeviceFaultException;
 import io.proofline.engine.DeviceFaultKind;
 import io.proofline.engine.DeviceFigures;
-import io.proofline.engine.DeviceRoomTimeoutException;
 import io.proofline.engine.EngineConfig;
 import io.proofline.engine.NoDeviceAvailableException;
 import io.proofline.engine.ProvingDevice;
@@ -68,7 +67,6 @@ final class DevicePool {
     private static final Duration RECHECK = Duration.ofMillis(200);
 
     private final List<Slot> slots;
-    private final Duration admissionWait;
     /** Leases closed after their prove start ran; guarded by {@link #lock}. */
     private long completions;
     private final ReentrantLock lock = new ReentrantLock();
@@ -100,7 +98,6 @@ final class DevicePool {
                     CircuitBreaker.of(device.id(), breakerConfig), new AtomicBoolean()));
         }
         this.slots = List.copyOf(list);
-        this.admissionWait = config.admissionWait();
     }
 
     int workers() {
@@ -111,13 +108,11 @@ final class DevicePool {
      * A permit on the least-loaded device that has not faulted on {@code partition}, whose breaker lets work through
      * and that has room for it, waiting while such devices are merely busy. A device that refused the partition for
      * capacity is left out for it until a prove start ended somewhere or a second passed (one that never fits, for
-     * good); when every device is left out so, the partition waits for room, at most
-     * {@link EngineConfig#admissionWait()} from the first refusal. Fallback devices are considered only when no
-     * other device can take the partition at all (every other one is excluded, without room, or has its breaker
-     * open).
+     * good); when every device is left out so, the partition waits for room: waiting is congestion, not a failure.
+     * Fallback devices are considered only when no other device can take the partition at all (every other one is
+     * excluded, without room, or has its breaker open).
      *
      * @throws NoDeviceAvailableException when every candidate's breaker is open, or there is no candidate
-     * @throws DeviceRoomTimeoutException when the partition waited for room past the admission wait
      */
     Lease acquire(PartitionRun<?, ?> partition) throws InterruptedException {
         Set<String> excluded = partition.faultedDevices();
@@ -155,17 +150,22 @@ final class DevicePool {
                                 .map(s -> s.device.id()).toList(), partition.lastFault());
                     }
                 }
-                long waited = room.waitedNanos(now);
-                if (!full.isEmpty() && waited > admissionWait.toNanos()) {
-                    throw new DeviceRoomTimeoutException(partition.job().id(), partition.index(),
-                            Duration.ofNanos(waited), room.last());
-                }
                 // Woken when a lease closes; the timeout notices an open breaker whose retry time has passed.
                 freed.await(RECHECK.toNanos(), TimeUnit.NANOSECONDS);
             }
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Whether a device other than {@code busy} could take {@code partition} now or later: one that has not faulted
+     * on it, may fit it, and whose breaker is not open (a step that overran on {@code busy} fails over to it).
+     */
+    boolean hasAlternative(PartitionRun<?, ?> partition, ProvingDevice busy) {
+        Set<String> excluded = partition.faultedDevices();
+        return slots.stream().anyMatch(s -> s.device != busy && !excluded.contains(s.device.id())
+                && !partition.room().neverFits(s.device.id()) && !s.isOpen());
     }
 
     /** How many leases ended after their prove start ran (what frees device memory): a full device's hint. */

@@ -1,7 +1,7 @@
 package io.proofline.engine.internal;
 
 import io.proofline.algebra.poly.TwiddleCache;
-import io.proofline.engine.AdmissionTimeoutException;
+import io.proofline.engine.DispatcherHealth;
 import io.proofline.engine.JobFailure;
 import io.proofline.engine.KeyAdmission;
 import io.proofline.engine.KeyResidency;
@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The single thread that takes work in priority order. For the partition at the head of the queue it takes a
@@ -21,8 +23,11 @@ import java.util.concurrent.Semaphore;
  * twiddle tables in no use ({@link TwiddleCache}), then unused keys, lowest priority first, only as many bytes as the
  * head lacks, then waits for memory to come back. Only then does the
  * partition leave the queue. While it waits it re-checks the head, so a higher-priority job that arrives meanwhile
- * goes first; a head that waits longer than {@code admissionWait} ends its job with an
- * {@link AdmissionTimeoutException} (the service runs it again later) so that the queue behind it moves.
+ * goes first. Waiting is congestion, never a failure: a head that waited a whole {@code admissionWait} is counted
+ * ({@link DispatcherHealth#admissionOverruns()}) and keeps its place (the same order key), its wait starting over;
+ * nothing is charged to its job. The dispatcher turns at least every {@link #HEAD_RECHECK} while it waits (for
+ * memory or for a synthesis slot), so a dispatcher that stops turning while work waits is stalled
+ * ({@link #stalledFor()}): a call that does not return, not a shortage of memory.
  *
  * <p>Why this cannot deadlock: a key is held only by admitted partitions, which make progress and give their
  * memory back, and every key in no use can be evicted; the submit check guarantees a partition and its key fit
@@ -43,6 +48,8 @@ final class Dispatcher<S, P> {
     private final Semaphore synthesisSlots;
     private final SynthesisStage<S, P> synthesis;
     private final Lifecycle<S, P> lifecycle;
+    private final AtomicLong admissionOverruns = new AtomicLong();
+    private volatile long lastTurnNanos = System.nanoTime();
     private volatile boolean stopped;
 
     Dispatcher(WorkQueue<PartitionRun<S, P>> queue, MemoryBudget budget, KeyResidency keys, TwiddleCache twiddles,
@@ -80,9 +87,32 @@ final class Dispatcher<S, P> {
         stopped = true;
     }
 
+    /** How long work has waited while this dispatcher did not turn; zero while it turns or the queue is empty. */
+    Duration stalledFor() {
+        if (queue.size() == 0) {
+            return Duration.ZERO;
+        }
+        return Duration.ofNanos(Math.max(0, System.nanoTime() - lastTurnNanos - HEAD_RECHECK.toNanos()));
+    }
+
+    long admissionOverruns() {
+        return admissionOverruns.get();
+    }
+
+    private void turned() {
+        lastTurnNanos = System.nanoTime();
+    }
+
     private void dispatchNext() throws InterruptedException {
+        turned();
         PartitionRun<S, P> head = queue.awaitHead();
-        synthesisSlots.acquire();
+        turned();
+        while (!synthesisSlots.tryAcquire(HEAD_RECHECK.toNanos(), TimeUnit.NANOSECONDS)) {
+            turned();
+            if (stopped) {
+                return;
+            }
+        }
         boolean slotPassedOn = false;
         try {
             KeyAdmission admission = admit(head);
@@ -105,10 +135,11 @@ final class Dispatcher<S, P> {
 
     /** The head's admission, or null when the head changed (or its job ended) while waiting. */
     private KeyAdmission admit(PartitionRun<S, P> head) throws InterruptedException {
-        long bytes = policy == PipelinePolicy.BASELINE ? 0 : head.footprint().total();
+        long bytes = policy == PipelinePolicy.BASELINE ? 0 : head.admissionBytes();
         String circuit = head.job().circuit().id();
-        long deadline = System.nanoTime() + admissionWait.toNanos();
+        long waitingSince = System.nanoTime();
         while (!stopped) {
+            turned();
             long seen = budget.releases();
             Optional<KeyAdmission> now;
             try {
@@ -130,10 +161,12 @@ final class Dispatcher<S, P> {
             if (queue.head() != head) {
                 return null;
             }
-            if (System.nanoTime() - deadline > 0) {
-                lifecycle.failJob(head.job(), new JobFailure(JobFailure.WHOLE_JOB, Stage.QUEUED,
-                        new AdmissionTimeoutException(head.job().id(), bytes, admissionWait)));
-                return null;
+            if (System.nanoTime() - waitingSince > admissionWait.toNanos()) {
+                // congestion, not a failure: the head keeps its place and waits on
+                waitingSince = System.nanoTime();
+                admissionOverruns.incrementAndGet();
+                lifecycle.event(head + " waited " + admissionWait + " for " + bytes + " B of memory; it keeps its "
+                        + "place and waits on");
             }
         }
         return null;

@@ -12,7 +12,7 @@ import java.util.concurrent.ThreadFactory;
  * Runs the {@link Dispatcher} on its own thread and, when an unexpected exception ends that thread (a bug, or a
  * key cache that throws while evicting), starts a new one after a delay that doubles with each consecutive death
  * (so a dispatcher that dies at once every time does not spin). The work it was looking at is still queued, so
- * nothing is lost; {@link #health()} says whether it runs.
+ * nothing is lost; {@link #health()} says whether it runs and whether it turns.
  */
 final class DispatcherSupervisor {
 
@@ -46,7 +46,7 @@ final class DispatcherSupervisor {
 
     DispatcherHealth health() {
         return new DispatcherHealth(alive, restarts, Optional.ofNullable(lastFailure),
-                Optional.ofNullable(lastFailureAt));
+                Optional.ofNullable(lastFailureAt), dispatcher.stalledFor(), dispatcher.admissionOverruns());
     }
 
     /** Stops the dispatcher and waits until no dispatcher thread runs (the dispatcher must be stopped first). */

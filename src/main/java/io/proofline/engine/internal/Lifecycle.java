@@ -61,6 +61,22 @@ final class Lifecycle<S, P> {
         signalFinished();
     }
 
+    /**
+     * Sends {@code partition} back to the queue at its place with a new attempt, its current one abandoned to a step
+     * that overran ({@link StepWatchdog}); ends it instead when it was cancelled meanwhile.
+     */
+    void restart(PartitionRun<S, P> partition) {
+        partition.restart();
+        queue.requeue(partition);
+        if (partition.cancelRequested()) {
+            cancel(partition);
+        }
+    }
+
+    void event(String what) {
+        tracker.event(what);
+    }
+
     /** Asks {@code partition} to stop; frees it at once when it is at rest in a queue. */
     void cancel(PartitionRun<S, P> partition) {
         partition.requestCancel();

@@ -21,7 +21,7 @@ final class PartitionBuffers implements BufferAllocator {
     private final List<OffHeapBuffer> live = new ArrayList<>();
     private Stage stage = Stage.QUEUED;
     private boolean closed;
-    /** ABC bytes allowed beyond the footprint while a late a/b/c evaluation holds its reservation. */
+    /** ABC bytes allowed beyond the footprint for a/b/c evaluated in prove start (reserved with the partition). */
     private long lateAbc;
 
     PartitionBuffers(BufferTracker tracker, PartitionFootprint footprint) {
@@ -48,6 +48,13 @@ final class PartitionBuffers implements BufferAllocator {
     /** Allows {@code bytes} of ABC beyond the footprint (reserved by the caller), until {@link #free}(ABC). */
     synchronized void allowLateAbc(long bytes) {
         lateAbc = bytes;
+    }
+
+    /** Frees the a/b/c a prove start evaluated late, if any (synthesis's own ABC stay), and allows none again. */
+    synchronized void forbidLateAbc() {
+        if (lateAbc > 0) {
+            free(BufferClass.ABC);
+        }
     }
 
     synchronized void moveTo(Stage next) {

@@ -10,7 +10,6 @@ import io.proofline.engine.PartitionWork;
 import io.proofline.engine.ProofOutput;
 import io.proofline.engine.ProvingDevice;
 import io.proofline.engine.KeyAdmission;
-import io.proofline.engine.Reservation;
 import io.proofline.engine.Stage;
 import io.proofline.engine.TrackedBuffer;
 
@@ -20,10 +19,11 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One partition on its way through the pipeline, with everything it holds: the INPUT entry, its buffers,
- * its reservation and the adapter's intermediate results. Exactly one party owns it at a time (the queue,
- * the dispatcher, a synthesis worker, the hand-off, a proving worker, a finalizer); only the owner frees what
- * it holds. Others may only ask it to cancel.
+ * One partition on its way through the pipeline: its place in the order, its stage, its cancellation, the devices
+ * that faulted on it, and its current {@link Attempt} with everything that holds memory. Exactly one party owns it
+ * at a time (the queue, the dispatcher, a synthesis worker, the hand-off, a proving worker, a finalizer); only the
+ * owner frees what it holds. Others may only ask it to cancel, and a {@link StepWatchdog} may move it on from a step
+ * that overran ({@link #restart()}), leaving the old attempt to the stuck call.
  */
 final class PartitionRun<S, P> {
 
@@ -37,9 +37,11 @@ final class PartitionRun<S, P> {
     private final int index;
     private final PartitionInput input;
     private final PartitionFootprint footprint;
+    /** The a/b/c bytes a device may need evaluated in prove start beyond the footprint, reserved with it. */
+    private final long lateAbc;
+    private final BufferTracker tracker;
     private final StageCounts counts;
     private final StageClock clock;
-    private final PartitionBuffers buffers;
     private final TrackedBuffer inputEntry;
     private final AtomicBoolean finished = new AtomicBoolean();
     private final Set<String> faultedDevices = new HashSet<>();
@@ -48,25 +50,22 @@ final class PartitionRun<S, P> {
     private volatile boolean cancelRequested;
     private volatile ProvingDevice device;
     private Thread owner;
-    private Reservation reservation;
-    private Runnable releaseKey;
-    /** The bytes of a/b/c evaluated late, in prove start (see {@link io.proofline.engine.PartitionProver#lateAbcBytes}). */
-    private Reservation lateAbc;
-    private S synthesized;
-    private P pending;
-    private ProvingDevice pendingDevice;
+    private Attempt<S, P> attempt;
+    private int restarts;
     private ProofOutput output;
     private Throwable lastFault;
 
-    PartitionRun(JobRun<S, P> job, int index, PartitionInput input, PartitionFootprint footprint,
+    PartitionRun(JobRun<S, P> job, int index, PartitionInput input, PartitionFootprint footprint, long lateAbc,
                  BufferTracker tracker, StageCounts counts, long submittedNanos) {
         this.job = job;
         this.index = index;
         this.input = input;
         this.footprint = footprint;
+        this.lateAbc = lateAbc;
+        this.tracker = tracker;
         this.counts = counts;
         this.clock = new StageClock(submittedNanos);
-        this.buffers = new PartitionBuffers(tracker, footprint);
+        this.attempt = new Attempt<>(new PartitionBuffers(tracker, footprint));
         this.inputEntry = tracker.track(BufferClass.INPUT, Stage.QUEUED, input.heapBytes());
         counts.enter(Stage.QUEUED);
     }
@@ -83,8 +82,21 @@ final class PartitionRun<S, P> {
         return footprint;
     }
 
+    /**
+     * What admission reserves for the partition: its footprint and, when some device evaluates a/b/c in prove start
+     * (the CPU fallback beside GPUs), those too, so that no path it may take reserves anything later while holding
+     * memory others wait for.
+     */
+    long admissionBytes() {
+        return Math.addExact(footprint.total(), lateAbc);
+    }
+
+    synchronized Attempt<S, P> attempt() {
+        return attempt;
+    }
+
     PartitionBuffers buffers() {
-        return buffers;
+        return attempt().buffers();
     }
 
     PartitionWork work() {
@@ -103,7 +115,7 @@ final class PartitionRun<S, P> {
         stage = next;
         clock.enter(next, System.nanoTime());
         counts.move(previous, next);
-        buffers.moveTo(next);
+        attempt.buffers().moveTo(next);
         inputEntry.moveTo(next);
     }
 
@@ -139,9 +151,8 @@ final class PartitionRun<S, P> {
     // --- what it holds ---------------------------------------------------------------------------
 
     /** The dispatcher admitted this partition: it now holds its reservation and a use of its circuit's key. */
-    synchronized void attach(KeyAdmission admission) {
-        reservation = admission.partition();
-        releaseKey = admission.releaseKey();
+    void attach(KeyAdmission admission) {
+        attempt().attach(admission);
     }
 
     /** The INPUT upload is parsed: stop counting it. */
@@ -149,23 +160,26 @@ final class PartitionRun<S, P> {
         inputEntry.close();
     }
 
-    synchronized void synthesized(S value) {
-        synthesized = value;
+    /**
+     * Gives the partition a new attempt after its current one was {@linkplain Attempt#abandon() abandoned} to a
+     * step that overran: the partition goes back to QUEUED with nothing held, its place in the order unchanged, its
+     * owner no longer the stuck thread (which closes the old attempt when its call returns).
+     */
+    synchronized void restart() {
+        attempt = new Attempt<>(new PartitionBuffers(tracker, footprint));
+        owner = null;
+        device = null;
+        restarts++;
+        moveTo(Stage.QUEUED);
     }
 
-    synchronized S synthesized() {
-        return synthesized;
+    synchronized int restarts() {
+        return restarts;
     }
 
     /** Prove start returned {@code value} on {@code startedOn}; only that device may finish it. */
-    synchronized void pending(P value, ProvingDevice startedOn) {
-        pending = value;
-        pendingDevice = startedOn;
-        synthesized = null;
-    }
-
-    synchronized P pending() {
-        return pending;
+    void pending(P value, ProvingDevice startedOn) {
+        attempt().pending(value, startedOn);
     }
 
     /**
@@ -174,14 +188,15 @@ final class PartitionRun<S, P> {
      * would be wrong, and a mismatch here is an engine bug, not a device fault.
      */
     synchronized ProvingDevice pendingDevice() {
-        if (pendingDevice == null) {
+        ProvingDevice startedOn = attempt.pendingDevice();
+        if (startedOn == null) {
             throw new IllegalStateException(this + ": no pending proof to finish");
         }
-        if (device != pendingDevice) {
-            throw new IllegalStateException(this + ": pending proof started on " + pendingDevice.id()
+        if (device != startedOn) {
+            throw new IllegalStateException(this + ": pending proof started on " + startedOn.id()
                     + " but the partition is now placed on " + (device == null ? "no device" : device.id()));
         }
-        return pendingDevice;
+        return startedOn;
     }
 
     void device(ProvingDevice value) {
@@ -192,11 +207,16 @@ final class PartitionRun<S, P> {
         return device;
     }
 
+    /** {@code faulty} faulted in prove start: what that allocated is freed, and the device left out from now on. */
     synchronized void deviceFaulted(ProvingDevice faulty, Throwable fault) {
+        exclude(faulty, fault);
+        attempt.undoProveStart();
+    }
+
+    /** Leaves {@code faulty} out for this partition from now on (a fault, or a step that hung on it). */
+    synchronized void exclude(ProvingDevice faulty, Throwable fault) {
         faultedDevices.add(faulty.id());
         lastFault = fault;
-        buffers.free(BufferClass.PENDING);
-        releaseLateAbc();
     }
 
     /**
@@ -205,28 +225,23 @@ final class PartitionRun<S, P> {
      */
     synchronized void deviceFull(ProvingDevice full, DeviceCapacityException refusal, long poolCompletions) {
         room.refused(full.id(), refusal.everFits(), poolCompletions, refusal);
-        buffers.free(BufferClass.PENDING);
-        releaseLateAbc();
+        attempt.undoProveStart();
     }
 
     RoomRefusals room() {
         return room;
     }
 
-    /** Holds {@code late} for a/b/c evaluated in prove start, and lets the buffers take that much ABC. */
-    synchronized void attachLateAbc(Reservation late) {
-        releaseLateAbc();
-        lateAbc = late;
-        buffers.allowLateAbc(late.bytes());
-    }
-
-    /** Frees late a/b/c and returns their reservation; nothing when there is none. */
-    private void releaseLateAbc() {
-        if (lateAbc != null) {
-            buffers.free(BufferClass.ABC);
-            lateAbc.close();
-            lateAbc = null;
+    /**
+     * Lets prove start on a device that evaluates a/b/c on the host allocate {@code bytes} of them, out of what
+     * admission reserved for that ({@link #admissionBytes()}).
+     */
+    synchronized void allowLateAbc(long bytes) {
+        if (bytes > lateAbc) {
+            throw new IllegalStateException(this + ": a device needs " + bytes + " B of a/b/c in prove start but "
+                    + lateAbc + " B were reserved for them");
         }
+        attempt.buffers().allowLateAbc(bytes);
     }
 
     synchronized Set<String> faultedDevices() {
@@ -237,13 +252,10 @@ final class PartitionRun<S, P> {
         return lastFault;
     }
 
-    /** Prove start returned: the ABC buffers are dead and their bytes go back to the budget. */
+    /** Prove start returned: the ABC buffers are dead and their bytes (late ones included) go back to the budget. */
     synchronized void abcDone() {
-        releaseLateAbc();
-        buffers.free(BufferClass.ABC);
-        if (reservation != null) {
-            reservation.release(Math.min(footprint.abc(), reservation.bytes()));
-        }
+        attempt.buffers().free(BufferClass.ABC);
+        attempt.release(footprint.abc() + lateAbc);
     }
 
     synchronized void output(ProofOutput value) {
@@ -254,25 +266,10 @@ final class PartitionRun<S, P> {
         return output;
     }
 
-    /** Frees every buffer and returns the whole reservation; safe to call more than once. */
+    /** Frees every buffer of the current attempt and returns its reservation; safe to call more than once. */
     synchronized void releaseAll() {
-        buffers.close();
-        if (lateAbc != null) {
-            lateAbc.close();
-            lateAbc = null;
-        }
+        attempt.close();
         inputEntry.close();
-        if (reservation != null) {
-            reservation.close();
-        }
-        if (releaseKey != null) {
-            Runnable release = releaseKey;
-            releaseKey = null;
-            release.run();
-        }
-        synthesized = null;
-        pending = null;
-        pendingDevice = null;
     }
 
     boolean isFinished() {

@@ -1,21 +1,13 @@
 package io.proofline.engine.internal;
 
 import io.proofline.algebra.poly.TwiddleCache;
-import io.proofline.engine.AdmissionTimeoutException;
 import io.proofline.engine.BufferTracker;
 import io.proofline.engine.DeviceCapacityException;
 import io.proofline.engine.DeviceFaultException;
-import io.proofline.engine.KeyResidency;
-import io.proofline.engine.MemoryBudget;
 import io.proofline.engine.PartitionProver;
-import io.proofline.engine.PartitionTooLargeException;
 import io.proofline.engine.ProvingDevice;
-import io.proofline.engine.Reservation;
 import io.proofline.engine.Stage;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -23,10 +15,13 @@ import java.util.concurrent.ExecutorService;
  * least-loaded device, run prove start, free ABC and return its bytes, and pass the partition to a finalizer.
  * A device fault sends the partition back to the hand-off, to be placed on another device; so does a device without
  * room for it, which is no fault: the partition then goes where it fits or waits for room (see {@link DevicePool}).
+ * Prove start runs under the {@link StepWatchdog}: a call that overruns the step timeout while another device could
+ * take the partition is left to itself with its attempt, and the partition goes back to the queue.
  *
  * <p>When the partition's footprint left a/b/c to the devices and the device it got reads them from the host (the
- * CPU fallback beside GPUs), their bytes are reserved here, after placement and before prove start — evicting idle
- * keys first, waiting if need be — and returned with the ABC buffers when prove start ends or faults.
+ * CPU fallback beside GPUs), prove start evaluates them into ABC buffers whose bytes admission reserved with the
+ * partition ({@link PartitionRun#admissionBytes()}): nothing is reserved here, while the partition holds its witness,
+ * its key and a device permit that others may wait for.
  */
 final class ProvingStage<S, P> {
 
@@ -36,26 +31,21 @@ final class ProvingStage<S, P> {
     private final FinalizeStage<S, P> finalizers;
     private final Lifecycle<S, P> lifecycle;
     private final BufferTracker tracker;
-    /** Null under the BASELINE policy, which reserves nothing. */
-    private final MemoryBudget budget;
-    private final KeyResidency keys;
-    private final Duration admissionWait;
+    private final StepWatchdog<S, P> watchdog;
     /** Bound for prove start: the CPU backend's transforms take their twiddle tables from it. */
     private final TwiddleCache twiddles;
     private volatile boolean stopped;
 
     ProvingStage(PartitionProver<S, P> prover, Handoff<PartitionRun<S, P>> handoff, DevicePool devices,
                  FinalizeStage<S, P> finalizers, Lifecycle<S, P> lifecycle, BufferTracker tracker,
-                 MemoryBudget budget, KeyResidency keys, Duration admissionWait, TwiddleCache twiddles) {
+                 StepWatchdog<S, P> watchdog, TwiddleCache twiddles) {
         this.prover = prover;
         this.handoff = handoff;
         this.devices = devices;
         this.finalizers = finalizers;
         this.lifecycle = lifecycle;
         this.tracker = tracker;
-        this.budget = budget;
-        this.keys = keys;
-        this.admissionWait = admissionWait;
+        this.watchdog = watchdog;
         this.twiddles = twiddles;
     }
 
@@ -84,12 +74,13 @@ final class ProvingStage<S, P> {
 
     private void prove(PartitionRun<S, P> partition) {
         partition.bindOwner();
+        Attempt<S, P> attempt = partition.attempt();
         try {
             if (partition.cancelRequested()) {
                 lifecycle.finish(partition, Stage.CANCELLED, null);
                 return;
             }
-            if (!startOnDevice(partition)) {
+            if (!startOnDevice(partition, attempt)) {
                 return;
             }
             partition.abcDone();
@@ -101,6 +92,10 @@ final class ProvingStage<S, P> {
             tracker.event(partition + " proved start");
             finalizers.start(partition);
         } catch (Throwable t) {
+            if (attempt.isAbandoned()) {
+                attempt.close(); // the partition moved on without this attempt: its failure is nobody's
+                return;
+            }
             lifecycle.fail(partition, t);
         } finally {
             partition.unbindOwner();
@@ -109,9 +104,9 @@ final class ProvingStage<S, P> {
 
     /**
      * Runs prove start; false when a device fault or a device without room for the partition sent it back to the
-     * hand-off.
+     * hand-off, or the watchdog moved it on from a call that overran (its attempt, closed here, was that call's).
      */
-    private boolean startOnDevice(PartitionRun<S, P> partition) throws Exception {
+    private boolean startOnDevice(PartitionRun<S, P> partition, Attempt<S, P> attempt) throws Exception {
         try (DevicePool.Lease lease = devices.acquire(partition)) {
             ProvingDevice device = lease.device();
             partition.device(device);
@@ -119,18 +114,34 @@ final class ProvingStage<S, P> {
             tracker.event(partition + " proving on " + device.id());
             try {
                 lease.prepare();
-                reserveLateAbc(partition, device);
-                // Placement and the late reservation may have waited: a partition cancelled meanwhile must not
-                // start a prove on the device (the cancellation's interrupt does not stop a device call).
+                long lateAbc = prover.lateAbcBytes(device, partition.job().circuit());
+                if (lateAbc > 0) {
+                    partition.allowLateAbc(lateAbc);
+                }
+                // Placement may have waited: a partition cancelled meanwhile must not start a prove on the device
+                // (the cancellation's interrupt does not stop a device call).
                 if (partition.cancelRequested()) {
                     throw new InterruptedException(partition + " was cancelled before prove start");
                 }
-                P pending = ScopedValue.where(TwiddleCache.CURRENT, twiddles)
-                        .call(() -> prover.proveStart(device, partition.synthesized(), partition.buffers()));
+                P pending;
+                try (StepWatchdog.Watch watch = watchdog.watch(partition, attempt, device, Stage.PROVING)) {
+                    pending = ScopedValue.where(TwiddleCache.CURRENT, twiddles)
+                            .call(() -> prover.proveStart(device, attempt.synthesized(), attempt.buffers()));
+                } finally {
+                    attempt.endStep();
+                }
+                if (attempt.isAbandoned()) {
+                    attempt.close();
+                    return false;
+                }
                 lease.succeeded();
                 partition.pending(pending, device);
                 return true;
             } catch (DeviceFaultException fault) {
+                if (attempt.isAbandoned()) {
+                    attempt.close();
+                    return false;
+                }
                 lease.faulted(fault);
                 partition.deviceFaulted(device, fault);
                 partition.moveTo(Stage.AWAITING_GPU);
@@ -138,6 +149,10 @@ final class ProvingStage<S, P> {
                 tracker.event(partition + " device fault (" + fault.kind() + ") on " + device.id());
                 return false;
             } catch (DeviceCapacityException full) {
+                if (attempt.isAbandoned()) {
+                    attempt.close();
+                    return false;
+                }
                 // Not the device's fault: its breaker is untouched (the lease closes as abandoned).
                 partition.deviceFull(device, full, devices.completions());
                 partition.moveTo(Stage.AWAITING_GPU);
@@ -146,31 +161,5 @@ final class ProvingStage<S, P> {
                 return false;
             }
         }
-    }
-
-    /** Reserves the a/b/c that {@code device} needs evaluated on the host in prove start, if any. */
-    private void reserveLateAbc(PartitionRun<S, P> partition, ProvingDevice device) throws InterruptedException {
-        long late = prover.lateAbcBytes(device, partition.job().circuit());
-        if (late <= 0 || budget == null) {
-            return;
-        }
-        // the partition's key is resident and in use meanwhile: all three must fit together
-        long total = Math.addExact(Math.addExact(partition.footprint().total(), late),
-                keys.keyBytes(partition.job().circuit().id()));
-        if (!budget.canEverFit(total)) {
-            throw new PartitionTooLargeException(partition.job().circuit().id(), total, budget.total());
-        }
-        Optional<Reservation> now = budget.tryAcquire(late);
-        if (now.isEmpty()) {
-            long lacking = late - budget.available();
-            if (twiddles.evictUnused(lacking) < lacking) {
-                keys.evictUnused(late - budget.available(), List.of());
-            }
-        }
-        // bounded like the dispatcher's wait: past it the job ends retryably instead of holding its device lease
-        Reservation reservation = now.isPresent() ? now.get() : budget.acquire(late, admissionWait)
-                .orElseThrow(() -> new AdmissionTimeoutException(partition.job().id(), late, admissionWait));
-        partition.attachLateAbc(reservation);
-        tracker.event(partition + " reserved " + late + " B for a/b/c on " + device.id());
     }
 }

@@ -6,8 +6,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The devices that refused one partition for capacity ({@link io.proofline.engine.DeviceCapacityException}) and
- * since when the partition waits for room. A device that may fit later is tried again once a lease closed anywhere
+ * The devices that refused one partition for capacity ({@link io.proofline.engine.DeviceCapacityException}). A device that may fit later is tried again once a lease closed anywhere
  * in the pool since it refused (memory was freed) or {@link #RECHECK_NANOS} passed (memory freed elsewhere); one
  * that never fits is left out for good. Only the partition's owner uses it; synchronized for the snapshot readers.
  */
@@ -21,16 +20,12 @@ final class RoomRefusals {
 
     private final Map<String, Refusal> mayFitLater = new HashMap<>();
     private final Set<String> neverFits = new HashSet<>();
-    private long waitingSinceNanos = -1;
     private Throwable last;
 
     synchronized void refused(String deviceId, boolean everFits, long poolCompletions, Throwable why) {
         last = why;
         if (everFits) {
             mayFitLater.put(deviceId, new Refusal(poolCompletions, System.nanoTime()));
-            if (waitingSinceNanos < 0) {
-                waitingSinceNanos = System.nanoTime();
-            }
         } else {
             mayFitLater.remove(deviceId);
             neverFits.add(deviceId);
@@ -52,15 +47,6 @@ final class RoomRefusals {
             return false;
         }
         return true;
-    }
-
-    /** Nanoseconds since the first refusal by a device that may fit later; 0 when there was none. */
-    synchronized long waitedNanos(long nowNanos) {
-        return waitingSinceNanos < 0 ? 0 : nowNanos - waitingSinceNanos;
-    }
-
-    synchronized boolean any() {
-        return last != null;
     }
 
     synchronized Throwable last() {

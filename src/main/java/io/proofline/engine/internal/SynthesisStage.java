@@ -52,8 +52,8 @@ final class SynthesisStage<S, P> {
             }
             partition.moveTo(Stage.SYNTHESIZING);
             tracker.event(partition + " synthesizing");
-            S synthesized = prover.synthesize(partition.work(), partition.buffers());
-            partition.synthesized(synthesized);
+            Attempt<S, P> attempt = partition.attempt();
+            attempt.synthesized(prover.synthesize(partition.work(), attempt.buffers()));
             partition.inputConsumed();
             partition.moveTo(Stage.AWAITING_GPU);
             tracker.event(partition + " synthesized");

@@ -50,6 +50,17 @@ final class WorkQueue<E> {
         }
     }
 
+    /** Puts back an item that was already admitted (a partition restarted after a step overran), ignoring the bound. */
+    void requeue(E item) {
+        lock.lock();
+        try {
+            queue.add(item);
+            notEmpty.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     void closeIntake(String why) {
         lock.lock();
         try {
