@@ -67,7 +67,7 @@ final class Lifecycle<S, P> {
      */
     void restart(PartitionRun<S, P> partition) {
         partition.restart();
-        queue.requeue(partition);
+        queue.putBack(partition);
         if (partition.cancelRequested()) {
             cancel(partition);
         }

@@ -50,8 +50,8 @@ final class WorkQueue<E> {
         }
     }
 
-    /** Puts back an item that was already admitted (a partition restarted after a step overran), ignoring the bound. */
-    void requeue(E item) {
+    /** Returns a partition taken from the queue to its place (restarted after a step overran), beyond the capacity. */
+    void putBack(E item) {
         lock.lock();
         try {
             queue.add(item);
