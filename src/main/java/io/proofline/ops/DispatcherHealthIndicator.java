@@ -8,7 +8,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * The engine's dispatcher, the one thread that moves work from the queue into the pipeline: DOWN while it is dead
- * (it is restarted after a short, growing delay), with how often it died and why.
+ * (it is restarted after a short, growing delay) or stalled — work waits and it has not turned for
+ * {@link DispatcherHealth#STALL_LIMIT} (blocked in a call that does not return). Part of the liveness group: an
+ * instance whose dispatcher stays DOWN moves no work and is restarted. Waiting for memory is no stall.
  */
 @Component("dispatcher")
 class DispatcherHealthIndicator implements HealthIndicator {
@@ -22,7 +24,9 @@ class DispatcherHealthIndicator implements HealthIndicator {
     @Override
     public Health health() {
         DispatcherHealth d = engine.dispatcherHealth();
-        Health.Builder health = (d.alive() ? Health.up() : Health.down()).withDetail("restarts", d.restarts());
+        Health.Builder health = (d.healthy() ? Health.up() : Health.down()).withDetail("restarts", d.restarts())
+                .withDetail("alive", d.alive()).withDetail("stalledForSeconds", d.stalledFor().toSeconds())
+                .withDetail("admissionOverruns", d.admissionOverruns());
         d.lastFailure().ifPresent(f -> health.withDetail("lastFailure", f));
         d.lastFailureAt().ifPresent(t -> health.withDetail("lastFailureAt", t.toString()));
         return health.build();

@@ -5,7 +5,12 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.stereotype.Component;
 
-/** Part of the readiness group: OUT_OF_SERVICE while this instance drains or its engine takes no work. */
+/**
+ * Whether this instance takes new jobs, as a detail: UP either way. A draining instance (the console's Drain, or a
+ * shutdown beginning) refuses submissions with 503 but still answers reads, so intake is not part of readiness: a pod
+ * taken out of its Service would leave clients without their proofs and the admin without Resume (a shutdown turns
+ * readiness DOWN by itself).
+ */
 @Component("intake")
 class IntakeHealthIndicator implements HealthIndicator {
 
@@ -17,7 +22,7 @@ class IntakeHealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {
-        return jobs.isAcceptingWork() ? Health.up().build()
-                : Health.outOfService().withDetail("reason", "draining: intake stopped").build();
+        return jobs.isAcceptingWork() ? Health.up().withDetail("accepting", true).build()
+                : Health.up().withDetail("accepting", false).withDetail("reason", "draining: intake stopped").build();
     }
 }

@@ -43,6 +43,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -72,8 +74,10 @@ import java.util.stream.Stream;
  * its point sections (every point on its curve and in the subgroup) runs on a bounded executor
  * ({@code proofline.registration.*}), with its progress shown by {@link #status}; it ends READY, or FAILED naming
  * the bad point. The request waits for it up to {@code answer-within}: a key whose check fails by then is removed
- * and answered 422 as before. Circuits found REGISTERING at start (a restart interrupted their check) are checked
- * again. Only a READY circuit takes jobs ({@link #get}: 409 otherwise).
+ * and answered 422 as before. The instance that checks a circuit holds a lease on the check, renewed by a
+ * heartbeat ({@code proofline.store.heartbeat-interval}); a check whose lease lapses ({@code missed-heartbeats}: its
+ * instance died) is taken over by another instance, and one given up at shutdown by the next to look. Only a READY
+ * circuit takes jobs ({@link #get}: 409 otherwise).
  */
 @Service
 public class CircuitService {
@@ -104,17 +108,24 @@ public class CircuitService {
     private final ExecutorService pointThreads;
     /** The checks this instance runs, with their progress. */
     private final Map<String, RegistrationProgress> inFlight = new ConcurrentHashMap<>();
+    /** Renews this instance's leases on its checks and takes over lapsed ones. */
+    private final ScheduledExecutorService leases = Executors.newSingleThreadScheduledExecutor(
+            daemonThreads("registration-lease-"));
+    private final String instance;
+    private final Duration heartbeat;
+    private final Duration lapse;
     private volatile boolean stopping;
 
     @Autowired
     CircuitService(CircuitStore store, JobStore jobs, DataDirectory data, KeyCache keys, TransactionTemplate tx,
-                   StoreProperties properties, WitnessProperties witness, RegistrationProperties registration) {
-        this(store, jobs, data, keys, tx, properties, witness, registration, RegistrationSteps.NONE);
+                   StoreProperties properties, WitnessProperties witness, RegistrationProperties registration,
+                   InstanceName instance) {
+        this(store, jobs, data, keys, tx, properties, witness, registration, RegistrationSteps.NONE, instance);
     }
 
     CircuitService(CircuitStore store, JobStore jobs, DataDirectory data, KeyCache keys, TransactionTemplate tx,
                    StoreProperties properties, WitnessProperties witness, RegistrationProperties registration,
-                   RegistrationSteps steps) {
+                   RegistrationSteps steps, InstanceName instance) {
         if (properties.maxPublicSignals() < 0) {
             throw new IllegalArgumentException(MAX_PUBLIC_SIGNALS + " must not be negative");
         }
@@ -131,6 +142,9 @@ public class CircuitService {
             locks[i] = new ReentrantLock();
         }
         this.registration = registration;
+        this.instance = instance.value();
+        this.heartbeat = properties.heartbeatInterval();
+        this.lapse = properties.heartbeatInterval().multipliedBy(properties.missedHeartbeats());
         this.checks = Executors.newFixedThreadPool(registration.concurrent(), daemonThreads("circuit-check-"));
         this.pointThreads = Executors.newFixedThreadPool(registration.threads(), daemonThreads("zkey-points-"));
     }
@@ -148,6 +162,7 @@ public class CircuitService {
     @PreDestroy
     void stopChecks() {
         stopping = true;
+        leases.shutdownNow();
         checks.shutdownNow();
         pointThreads.shutdownNow();
     }
@@ -419,6 +434,11 @@ public class CircuitService {
         if (inFlight.putIfAbsent(id, progress) != null) {
             return CompletableFuture.completedFuture(null); // this instance checks it already
         }
+        Instant now = Instant.now();
+        if (!store.claimRegistration(id, instance, now, now.minus(lapse))) {
+            inFlight.remove(id);
+            return CompletableFuture.completedFuture(null); // another instance checks it, its lease alive
+        }
         try {
             return CompletableFuture.supplyAsync(() -> check(id, progress), checks);
         } catch (java.util.concurrent.RejectedExecutionException stopped) {
@@ -451,8 +471,9 @@ public class CircuitService {
             return null;
         } catch (IOException | RuntimeException e) {
             if (stopping || Thread.currentThread().isInterrupted() || e instanceof CancellationException) {
-                LOG.info("circuit {}: the check of its points was interrupted; it is checked again at the next start",
-                        id);
+                LOG.info("circuit {}: the check of its points was interrupted; it is checked again by the next "
+                        + "instance to look", id);
+                releaseQuietly(id);
                 return null;
             }
             LOG.warn("circuit {}: the check of its points failed", id, e);
@@ -496,12 +517,52 @@ public class CircuitService {
         return new Registered(now, true);
     }
 
-    /** Checks again the circuits a restart (of this or another instance) left REGISTERING. */
+    /**
+     * Checks again the circuits a restart (of this or another instance) left REGISTERING whose lease nobody holds, and
+     * from now on renews this instance's leases and takes over lapsed ones every heartbeat.
+     */
     @EventListener(ApplicationReadyEvent.class)
     void resumeChecks() {
-        for (String id : store.registering()) {
-            LOG.info("circuit {} is REGISTERING: checking its points again", id);
-            startCheck(id);
+        takeOverLapsed(store.registering());
+        try {
+            leases.scheduleWithFixedDelay(this::tendLeases, heartbeat.toMillis(), heartbeat.toMillis(),
+                    TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            // shutting down
+        }
+    }
+
+    /** One heartbeat: renews the leases on this instance's checks, and takes over checks whose lease lapsed. */
+    void tendLeases() {
+        try {
+            Instant now = Instant.now();
+            for (String id : inFlight.keySet()) {
+                if (!store.renewRegistration(id, instance, now)) {
+                    LOG.warn("circuit {}: this instance's lease on the check of its points was lost", id);
+                }
+            }
+            takeOverLapsed(store.lapsedRegistrations(now.minus(lapse)));
+        } catch (RuntimeException e) {
+            LOG.warn("cannot tend the registration leases now: {}", e.toString());
+        }
+    }
+
+    private void takeOverLapsed(List<String> ids) {
+        for (String id : ids) {
+            if (!inFlight.containsKey(id) && !stopping) {
+                CompletableFuture<CircuitInfo> check = startCheck(id);
+                if (!check.isDone()) {
+                    LOG.info("circuit {} is REGISTERING and nobody checks it: checking its points here", id);
+                }
+            }
+        }
+    }
+
+    private void releaseQuietly(String id) {
+        try {
+            store.releaseRegistration(id, instance);
+        } catch (RuntimeException e) {
+            LOG.info("circuit {}: cannot give up the lease on its check ({}); it lapses", id, e.toString());
         }
     }
 

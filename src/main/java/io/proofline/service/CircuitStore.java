@@ -39,9 +39,50 @@ class CircuitStore {
      * (deleted meanwhile, or another instance ended the same check first).
      */
     boolean finishRegistration(String id, CircuitState state, String failure) {
-        return jdbc.sql("update circuits set state = ?, failure = ? where id = ? and state = ?")
+        return jdbc.sql("""
+                update circuits set state = ?, failure = ?, registering_owner = null, registering_heartbeat = null
+                where id = ? and state = ?""")
                 .params(state.name(), failure == null ? null : truncate(failure), id, CircuitState.REGISTERING.name())
                 .update() == 1;
+    }
+
+    /**
+     * Takes the lease on a REGISTERING circuit's check for {@code owner}: when nobody holds it, {@code owner} holds it
+     * already, or its holder's heartbeat is older than {@code lapsedBefore} (that instance died). False otherwise.
+     */
+    boolean claimRegistration(String id, String owner, Instant now, Instant lapsedBefore) {
+        return jdbc.sql("""
+                update circuits set registering_owner = ?, registering_heartbeat = ?
+                where id = ? and state = 'REGISTERING'
+                  and (registering_owner is null or registering_owner = ? or registering_heartbeat < ?)""")
+                .params(owner, JobStore.ts(now), id, owner, JobStore.ts(lapsedBefore)).update() == 1;
+    }
+
+    /** Renews {@code owner}'s lease on the check; false when it holds it no longer (taken over, or ended). */
+    boolean renewRegistration(String id, String owner, Instant now) {
+        return jdbc.sql("""
+                update circuits set registering_heartbeat = ?
+                where id = ? and state = 'REGISTERING' and registering_owner = ?""")
+                .params(JobStore.ts(now), id, owner).update() == 1;
+    }
+
+    /** Gives the lease up (a check interrupted by a shutdown), so that the next instance takes it at once. */
+    void releaseRegistration(String id, String owner) {
+        jdbc.sql("""
+                update circuits set registering_owner = null, registering_heartbeat = null
+                where id = ? and registering_owner = ?""").params(id, owner).update();
+    }
+
+    /**
+     * The REGISTERING circuits whose check nobody holds a live lease on: no holder (a check never started, or given
+     * up) and registered before {@code lapsedBefore}, or a holder whose heartbeat is older than that.
+     */
+    List<String> lapsedRegistrations(Instant lapsedBefore) {
+        return jdbc.sql("""
+                select id from circuits where state = 'REGISTERING'
+                  and ((registering_owner is null and created_at < ?) or registering_heartbeat < ?)
+                order by created_at, id""")
+                .params(JobStore.ts(lapsedBefore), JobStore.ts(lapsedBefore)).query(String.class).list();
     }
 
     /** The circuits whose check has not ended (a restart interrupted it, or another instance runs it). */

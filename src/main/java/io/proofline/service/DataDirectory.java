@@ -108,6 +108,29 @@ public final class DataDirectory {
         }
     }
 
+    /**
+     * The ids of the job input directories under {@code jobs/} untouched since before {@code cutoff}: candidates for
+     * the sweep of directories whose job has no row (a crash between their rename into place and the row's commit).
+     */
+    List<String> jobDirectoriesUntouchedSince(Instant cutoff) {
+        List<String> ids = new java.util.ArrayList<>();
+        try (Stream<Path> list = Files.list(root.resolve("jobs"))) {
+            for (Path dir : list.toList()) {
+                String id = dir.getFileName().toString();
+                try {
+                    if (isJobId(id) && lastTouched(dir).isBefore(cutoff)) {
+                        ids.add(id);
+                    }
+                } catch (IOException goneMeanwhile) {
+                    // finished and removed while we looked
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + root.resolve("jobs"), e);
+        }
+        return ids;
+    }
+
     Path newTempFile(String suffix) {
         return tmp().resolve(tag + "." + UUID.randomUUID() + suffix);
     }

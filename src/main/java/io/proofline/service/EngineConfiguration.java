@@ -75,7 +75,8 @@ class EngineConfiguration {
                 .workersPerDevice(gpu.workersPerDevice())
                 .verifyProofs(proofline.verifyProofs())
                 .queueFullRetryAfter(pipeline.retryAfter())
-                .admissionWait(retry.admissionWait());
+                .admissionWait(retry.admissionWait())
+                .stepTimeout(pipeline.stepTimeout());
         if (pipeline.synthesisWorkers() > 0) {
             b.synthesisWorkers(pipeline.synthesisWorkers());
         }

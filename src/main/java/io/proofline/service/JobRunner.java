@@ -1,19 +1,18 @@
 package io.proofline.service;
 
-import io.proofline.engine.CircuitRef;
 import io.proofline.engine.IntakeClosedException;
 import io.proofline.engine.JobFailure;
 import io.proofline.engine.JobId;
 import io.proofline.engine.JobRequest;
 import io.proofline.engine.JobResult;
 import io.proofline.engine.JobState;
+import io.proofline.engine.NoDeviceAvailableException;
 import io.proofline.engine.PartitionInput;
 import io.proofline.engine.PartitionStatus;
 import io.proofline.engine.PartitionTooLargeException;
 import io.proofline.engine.ProofOutput;
 import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.QueueFullException;
-import io.proofline.engine.NoDeviceAvailableException;
 import io.proofline.engine.RetryableException;
 import io.proofline.engine.Stage;
 import org.slf4j.Logger;
@@ -21,10 +20,11 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,21 +36,31 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * Runs one durable job on this instance's engine, on a thread of the job scheduler (which holds the job's lease and
  * renews it while this runs): submits the partitions (the engine admits the circuit's key together with them),
  * follows them (writing their stages to the database and watching for a cancellation asked on any instance), and
  * stores the outcome once. Every write presents the run's {@link Lease}, so a run whose job another instance took
- * over writes nothing. A run that ends with a {@link RetryableException} goes back to the queue with a backoff
- * ({@code proofline.retry.*}); a job whose earlier runs died with their instance more than
- * {@code proofline.store.max-attempts} times is FAILED instead of run again (a poison job).
+ * over writes nothing.
+ *
+ * <p>The delivery promise (docs/API.md): a job ends FAILED only for its own fault (its input, its circuit) or its
+ * client's deadline. A run that ends with a {@link RetryableException}, or with an error of this service, goes back
+ * to the queue with a backoff ({@code proofline.retry.*}), however often. A computed outcome is stored across a
+ * database outage ({@link #DATABASE_BACKOFF}). An instance's death is blamed on its culprit: the jobs that died
+ * beside others become suspects and run alone ({@link Isolation}); a run that dies alone is charged a crash, and a job
+ * charged {@code proofline.store.max-crashes} is FAILED as a poison job instead of run again.
  */
 @Component
 class JobRunner {
 
     private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
     private static final Duration WATCH_INTERVAL = Duration.ofMillis(500);
+    /** How soon a job turned away to keep a suspect alone (or a suspect that found this instance busy) is tried again. */
+    static final Duration ISOLATION_RETRY = Duration.ofSeconds(1);
+    /** Waits between tries of a write while the database cannot be reached. */
+    static final Backoff DATABASE_BACKOFF = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5));
 
     /** What the scheduler should do with the job's task afterwards. */
     sealed interface Outcome {
@@ -70,9 +80,9 @@ class JobRunner {
     private final TransactionTemplate tx;
     private final ApplicationEventPublisher events;
     private final String instanceName;
-    private final int maxAttempts;
-    private final int retryAttempts;
-    private final Duration retryBackoff;
+    private final int maxCrashes;
+    private final Backoff retryBackoff;
+    private final Isolation isolation = new Isolation();
     private final Map<String, JobId> running = new ConcurrentHashMap<>();
     private volatile boolean stopping;
 
@@ -80,9 +90,8 @@ class JobRunner {
               TransactionTemplate tx, ApplicationEventPublisher events, InstanceName instanceName,
               StoreProperties storeProperties, RetryProperties retry) {
         this.store = store;
-        this.maxAttempts = storeProperties.maxAttempts();
-        this.retryAttempts = retry.attempts();
-        this.retryBackoff = retry.backoff();
+        this.maxCrashes = storeProperties.maxCrashes();
+        this.retryBackoff = new Backoff(retry.backoff(), retry.maxBackoff());
         this.circuits = circuits;
         this.engine = engine;
         this.data = data;
@@ -120,21 +129,61 @@ class JobRunner {
     }
 
     Outcome run(String jobId) {
-        JobRecord job = store.find(jobId).orElse(null);
-        if (job == null || job.status().isTerminal()) {
+        JobStore.RunState state = store.runState(jobId).orElse(null);
+        if (state == null || state.status().isTerminal()) {
             return new Outcome.Finished();
         }
         if (stopping || !engine.isAcceptingWork()) {
             return new Outcome.Retry(Instant.now().plusSeconds(1));
         }
-        Lease lease = store.markRunning(jobId, instanceName).orElse(null);
-        if (lease == null) {
+        if (state.crashesOnceBlamed() >= maxCrashes) {
+            quarantine(jobId, state);
             return new Outcome.Finished();
         }
-        if (lease.attempts() > maxAttempts) {
-            finish(lease, JobState.FAILED, "quarantined as a poison job: " + (lease.attempts() - 1)
-                    + " runs of it ended with their instance (crashed or killed) before it finished; "
-                    + "proofline.store.max-attempts is " + maxAttempts, null, List.of(), List.of());
+        Optional<Isolation.Ticket> ticket = isolation.enter(jobId, state.mustRunAlone());
+        if (ticket.isEmpty()) {
+            return new Outcome.Retry(Instant.now().plus(ISOLATION_RETRY));
+        }
+        try (Isolation.Ticket alone = ticket.get()) {
+            logBlame(jobId, state);
+            return claimAndRun(jobId, state.mustRunAlone());
+        } finally {
+            running.remove(jobId);
+        }
+    }
+
+    /** What claiming the job will blame on it, if a dead run still holds it ({@link JobStore#markRunning}). */
+    private void logBlame(String jobId, JobStore.RunState state) {
+        if (!state.heldByADeadRun()) {
+            return;
+        }
+        if (state.isolated()) {
+            LOG.warn("job {}: its instance died while it ran alone; a crash is charged to it ({} of {} allowed by "
+                    + "proofline.store.max-crashes)", jobId, state.crashesOnceBlamed(), maxCrashes);
+        } else {
+            LOG.info("job {}: its instance died while it ran beside other jobs; a suspect now, it runs alone until it "
+                    + "finishes", jobId);
+        }
+    }
+
+    private void quarantine(String jobId, JobStore.RunState state) {
+        int crashes = state.crashesOnceBlamed();
+        String error = "quarantined as a poison job: " + crashes + " runs of it ended with their instance (crashed "
+                + "or killed) while it ran alone; proofline.store.max-crashes is " + maxCrashes;
+        if (persistently("quarantine job " + jobId,
+                () -> store.quarantine(jobId, state.token(), crashes, error)) == Boolean.TRUE) {
+            data.deleteJobInputs(jobId);
+            LOG.warn("job {} FAILED: {}", jobId, error);
+        }
+    }
+
+    private Outcome claimAndRun(String jobId, boolean alone) {
+        JobRecord job = store.find(jobId).orElse(null);
+        if (job == null || job.status().isTerminal()) {
+            return new Outcome.Finished();
+        }
+        Lease lease = store.markRunning(jobId, instanceName, alone).orElse(null);
+        if (lease == null) {
             return new Outcome.Finished();
         }
         if (job.cancelRequested()) {
@@ -149,31 +198,40 @@ class JobRunner {
         try {
             return submitAndFollow(job, circuit, lease);
         } catch (RuntimeException e) {
-            LOG.error("job {} failed unexpectedly", jobId, e);
-            finish(lease, JobState.FAILED, "internal error: " + e, null, List.of(), List.of());
-            return new Outcome.Finished();
-        } finally {
-            running.remove(jobId);
+            // this service's error, not the job's: it runs again later
+            LOG.error("job {}: its run failed unexpectedly; it goes back to the queue", jobId, e);
+            return retryLater(lease, "internal error: " + e, List.of());
         }
     }
 
+    static String deadlinePassed(Instant deadlineAt) {
+        return "the job's deadline (" + deadlineAt + ") passed before it finished";
+    }
+
     private Outcome submitAndFollow(JobRecord job, CircuitInfo circuit, Lease lease) {
+        Duration left = job.deadlineAt() == null ? null : Duration.between(Instant.now(), job.deadlineAt());
+        if (left != null && !left.isPositive()) {
+            finish(lease, JobState.FAILED, deadlinePassed(job.deadlineAt()), null, List.of(), List.of());
+            return new Outcome.Finished();
+        }
         JobRequest request;
         try {
-            request = request(job, circuit);
-        } catch (IOException e) {
-            finish(lease, JobState.FAILED, "cannot read the job's inputs: " + e.getMessage(), null, List.of(),
+            request = StoredInputs.request(data, job, store.partitions(job.id()), circuit, left);
+        } catch (NoSuchFileException e) {
+            finish(lease, JobState.FAILED, "an input of the job is gone: " + e.getMessage(), null, List.of(),
                     List.of());
             return new Outcome.Finished();
+        } catch (IOException e) {
+            return retryLater(lease, "cannot read the job's inputs now: " + e, List.of());
         }
         JobId engineId;
         try {
             engineId = engine.submit(request);
         } catch (QueueFullException e) {
-            store.requeue(lease);
+            handBack(lease);
             return new Outcome.Retry(Instant.now().plus(e.retryAfter()));
         } catch (IntakeClosedException e) {
-            store.requeue(lease);
+            handBack(lease);
             return new Outcome.Retry(Instant.now().plusSeconds(1));
         } catch (PartitionTooLargeException e) {
             finish(lease, JobState.FAILED, e.getMessage(), null, List.of(), List.of());
@@ -187,10 +245,9 @@ class JobRunner {
             return new Outcome.Finished();
         }
         List<PartitionStatus> partitions = engine.status(engineId).partitions();
-        if (result.state() == JobState.CANCELLED && stopping
-                && !store.find(job.id()).map(JobRecord::cancelRequested).orElse(true)) {
+        if (result.state() == JobState.CANCELLED && stopping && !cancelRequested(job.id())) {
             LOG.info("job {} goes back to the queue: this instance is shutting down", job.id());
-            store.requeue(lease);
+            handBack(lease);
             return new Outcome.Retry(Instant.now());
         }
         Optional<RetryableException> transientCause = result.failure().flatMap(f -> retryable(f.cause()));
@@ -213,19 +270,25 @@ class JobRunner {
         return new Outcome.Finished();
     }
 
+    private boolean cancelRequested(String jobId) {
+        return persistently("read job " + jobId, () -> store.find(jobId).map(JobRecord::cancelRequested)
+                .orElse(true)) != Boolean.FALSE;
+    }
+
+    /** Back to the queue by this instance's own hand (shutdown, a full engine): the run counts for nothing. */
+    private void handBack(Lease lease) {
+        persistently("hand job " + lease.jobId() + " back", () -> store.requeue(lease));
+    }
+
     /**
-     * A run ended by a failure that may pass: back to the queue after a backoff that doubles with each retry, or
-     * FAILED with the reason once {@code proofline.retry.attempts} runs ended so.
+     * A run ended by a failure that may pass (or by an error of this service): back to the queue after a backoff that
+     * doubles with each such end, up to {@code proofline.retry.max-backoff}. It is never failed for it: its client's
+     * deadline, if it set one, is what ends a job that cannot run.
      */
     private Outcome retryLater(Lease lease, String reason, List<PartitionStatus> partitions) {
-        int transientEnds = lease.retries() + 1;
-        if (transientEnds >= retryAttempts) {
-            finish(lease, JobState.FAILED, reason + " (transient failure " + transientEnds + " of "
-                    + retryAttempts + " allowed by proofline.retry.attempts)", null, List.of(), partitions);
-            return new Outcome.Finished();
-        }
-        Duration backoff = retryBackoff.multipliedBy(1L << Math.min(lease.retries(), 20));
-        if (store.requeueAfterTransientFailure(lease, reason)) {
+        Duration backoff = retryBackoff.after(lease.retries());
+        if (persistently("hand job " + lease.jobId() + " back",
+                () -> store.requeueAfterTransientFailure(lease, reason)) == Boolean.TRUE) {
             LOG.info("job {} goes back to the queue for {} after a transient failure: {}", lease.jobId(), backoff,
                     reason);
         }
@@ -292,39 +355,54 @@ class JobRunner {
         }
     }
 
-    private JobRequest request(JobRecord job, CircuitInfo circuit) throws IOException {
-        CircuitRef ref = new CircuitRef(circuit.id(), circuit.variables(), circuit.domainSize(),
-                circuit.publicSignals());
-        JobRequest.Builder builder = JobRequest.builder(ref).priority(job.priority());
-        if (job.verify() != null) {
-            builder.verify(job.verify());
-        }
-        for (PartitionRecord p : store.partitions(job.id())) {
-            // Read when the partition is synthesized, not now: a queued job holds none of its inputs in memory.
-            Path file = inputFile(data, job.id(), p.index(), p.format());
-            builder.partition(PartitionInput.stored(p.format(), file, Files.size(file)));
-        }
-        return builder.build();
-    }
-
     static Path inputFile(DataDirectory data, String jobId, int index, PartitionInput.Format format) {
         return data.job(jobId).resolve(index + (format == PartitionInput.Format.WTNS ? ".wtns" : ".json"));
     }
 
+    /**
+     * Stores the run's outcome once; a database that cannot be reached is waited for ({@link #DATABASE_BACKOFF}): a
+     * computed proof is not thrown away because of an outage.
+     */
     private void finish(Lease lease, JobState state, String error, Timings timings, List<StoredProof> proofs,
                         List<PartitionStatus> partitions) {
-        boolean stored = Boolean.TRUE.equals(tx.execute(status -> {
+        Boolean stored = persistently("store the outcome of job " + lease.jobId(), () -> tx.execute(status -> {
             if (!partitions.isEmpty()) {
                 store.updatePartitions(lease, partitions);
             }
             return store.finish(lease, state, error, timings, proofs);
         }));
-        if (stored) {
+        if (stored == null) {
+            LOG.warn("job {}: its outcome ({}) could not be stored before this instance stopped; it runs again",
+                    lease.jobId(), state);
+        } else if (stored) {
             data.deleteJobInputs(lease.jobId());
             LOG.info("job {} {}{}", lease.jobId(), state, error == null ? "" : ": " + error);
         } else {
             LOG.info("job {} had already finished or was taken over elsewhere; result of this run ({}) dropped",
                     lease.jobId(), state);
+        }
+    }
+
+    /**
+     * Runs {@code write} until the database answers, waiting {@link #DATABASE_BACKOFF} between tries; null when this
+     * thread is interrupted first (the scheduler stopping for good).
+     */
+    private static <T> T persistently(String what, Supplier<T> write) {
+        for (int failed = 0; ; failed++) {
+            try {
+                return write.get();
+            } catch (DataAccessException | TransactionException e) {
+                if (failed == 0) {
+                    LOG.warn("cannot {} now: the database cannot be reached ({}); trying again until it can", what,
+                            e.getMessage());
+                }
+                try {
+                    Thread.sleep(DATABASE_BACKOFF.after(failed));
+                } catch (InterruptedException stopping) {
+                    Thread.currentThread().interrupt();
+                    return null;
+                }
+            }
         }
     }
 }

@@ -48,7 +48,7 @@ class JobSchedulingConfiguration {
     @Bean
     RecurringTask<Void> retentionTask(Retention retention) {
         return Tasks.recurring(RETENTION_TASK, FixedDelay.of(Duration.ofMinutes(1)))
-                .execute((instance, context) -> retention.purge());
+                .execute((instance, context) -> retention.run());
     }
 
     @Bean(destroyMethod = "")

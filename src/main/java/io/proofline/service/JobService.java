@@ -66,12 +66,18 @@ public class JobService {
     }
 
     /**
-     * A submission; {@code priority}, {@code requestId} and {@code verify} may be null. {@code startedNanos} is the
-     * {@link System#nanoTime()} at which its handling began (its body then still arriving), where the submit call's
-     * split ({@link IntakeTimings}) starts.
+     * A submission; {@code priority}, {@code requestId}, {@code verify} and {@code deadlineSeconds} may be null.
+     * {@code startedNanos} is the {@link System#nanoTime()} at which its handling began (its body then still arriving),
+     * where the submit call's split ({@link IntakeTimings}) starts. {@code deadlineSeconds}: the job fails if it has
+     * not finished this long after it was accepted.
      */
     public record NewJob(String circuitId, Priority priority, String requestId, Boolean verify,
-                         List<NewPartition> partitions, long startedNanos) {
+                         List<NewPartition> partitions, long startedNanos, Long deadlineSeconds) {
+
+        public NewJob(String circuitId, Priority priority, String requestId, Boolean verify,
+                      List<NewPartition> partitions, long startedNanos) {
+            this(circuitId, priority, requestId, verify, partitions, startedNanos, null);
+        }
 
         /** A submission whose inputs were at hand when it was made. */
         public NewJob(String circuitId, Priority priority, String requestId, Boolean verify,
@@ -159,6 +165,7 @@ public class JobService {
         if (partitions.size() > MAX_PARTITIONS) {
             throw InvalidFieldException.malformed("partitions", "at most " + MAX_PARTITIONS + " partitions per job");
         }
+        checkDeadline(request.deadlineSeconds());
         // the staged files go to disk while they are checked (a read of the page cache, not of the disk)
         CompletableFuture<Void> forced = CompletableFuture.runAsync(() -> partitions.forEach(p -> forceFile(p.file())),
                 DURABILITY);
@@ -174,8 +181,10 @@ public class JobService {
 
         String id = UUID.randomUUID().toString();
         Priority priority = request.priority() == null ? Priority.NORMAL : request.priority();
+        Instant accepted = Instant.now();
+        Instant deadlineAt = request.deadlineSeconds() == null ? null : accepted.plusSeconds(request.deadlineSeconds());
         JobRecord job = new JobRecord(id, circuit.id(), request.requestId(), JobState.QUEUED, priority,
-                request.verify(), partitions.size(), null, 0, false, null, null, Instant.now(), null, null);
+                request.verify(), partitions.size(), null, 0, false, null, null, accepted, null, null, deadlineAt);
         List<PartitionRecord> rows = moveInputs(id, partitions, forced);
         long durable = System.nanoTime();
         String submitted = fingerprint;
@@ -231,7 +240,7 @@ public class JobService {
                     job.priority(), job.verify(), job.partitions(), job.owner(), job.attempts(),
                     job.cancelRequested(), job.error(), Timings.of(live.get().timings())
                     .withIntake(job.timings() == null ? null : job.timings().intake()), job.createdAt(),
-                    job.startedAt(), job.finishedAt());
+                    job.startedAt(), job.finishedAt(), job.deadlineAt());
             return new JobView(withTimings, merged);
         }
         return new JobView(job, partitions);
@@ -326,6 +335,18 @@ public class JobService {
         }
     }
 
+    /** A deadline is a positive number of seconds, at most {@code proofline.pipeline.max-deadline}. */
+    private void checkDeadline(Long seconds) {
+        if (seconds == null) {
+            return;
+        }
+        long max = pipeline.maxDeadline().toSeconds();
+        if (seconds < 1 || seconds > max) {
+            throw InvalidFieldException.unprocessable("deadlineSeconds", "deadlineSeconds must be 1 to " + max
+                    + " (proofline.pipeline.max-deadline is " + pipeline.maxDeadline() + "), not " + seconds);
+        }
+    }
+
     /** A job whose one partition, with the circuit's key, can never fit the budget is refused now. */
     private void checkFits(CircuitInfo circuit) {
         long partition = PartitionFootprint.groth16(new CircuitRef(circuit.id(), circuit.variables(),
@@ -410,6 +431,15 @@ public class JobService {
 
     private void deleteInputs(String id) {
         data.deleteJobInputs(id);
+    }
+
+    /**
+     * How long ago the oldest job not yet finished (queued or running, on any instance) was accepted; zero when every
+     * job has finished.
+     */
+    public Duration oldestUnfinishedAge() {
+        return store.oldestUnfinishedSince().map(since -> Duration.between(since, Instant.now()))
+                .filter(age -> !age.isNegative()).orElse(Duration.ZERO);
     }
 
     Duration retryAfter() {

@@ -52,10 +52,11 @@ class JobStore {
     void insert(JobRecord job, String principal, String fingerprint, List<PartitionRecord> partitions) {
         jdbc.sql("""
                 insert into jobs (id, circuit_id, request_id, status, priority, verify, partitions, attempts,
-                                  cancel_requested, created_at, principal, request_fingerprint)
-                values (?, ?, ?, ?, ?, ?, ?, 0, false, ?, ?, ?)""")
+                                  cancel_requested, created_at, principal, request_fingerprint, deadline_at)
+                values (?, ?, ?, ?, ?, ?, ?, 0, false, ?, ?, ?, ?)""")
                 .params(job.id(), job.circuitId(), job.requestId(), job.status().name(), job.priority().name(),
-                        job.verify(), job.partitions(), ts(job.createdAt()), principal, fingerprint)
+                        job.verify(), job.partitions(), ts(job.createdAt()), principal, fingerprint,
+                        ts(job.deadlineAt()))
                 .update();
         for (PartitionRecord p : partitions) {
             jdbc.sql("insert into job_partitions (job_id, idx, format, bytes, stage) values (?, ?, ?, ?, ?)")
@@ -143,21 +144,97 @@ class JobStore {
     }
 
     /**
-     * This instance starts the job (again, after a takeover): a new lease whose token fences off the previous
-     * owner's writes; empty when the job has finished.
+     * Where a job stands for blame (issue #33): whether a run holds it now ({@code token}), whether it must run alone
+     * ({@code suspect}), whether the run that holds it is alone ({@code isolated}), and the crashes charged to it.
      */
-    Optional<Lease> markRunning(String id, String owner) {
+    record RunState(JobState status, String token, boolean suspect, boolean isolated, int crashes) {
+
+        /** A run holds the job: when the scheduler hands it out again, that run's instance died (or lost it). */
+        boolean heldByADeadRun() {
+            return status == JobState.RUNNING;
+        }
+
+        /** Whether it must run alone: a suspect, or about to become one (its run died beside others). */
+        boolean mustRunAlone() {
+            return suspect || heldByADeadRun();
+        }
+
+        /** The crashes charged to it once the death of the run that holds it, if any, is blamed. */
+        int crashesOnceBlamed() {
+            return crashes + (heldByADeadRun() && isolated ? 1 : 0);
+        }
+    }
+
+    Optional<RunState> runState(String id) {
+        return jdbc.sql("select status, lease_token, suspect, isolated, crashes from jobs where id = ?").param(id)
+                .query((rs, n) -> new RunState(JobState.valueOf(rs.getString(1)), rs.getString(2), rs.getBoolean(3),
+                        rs.getBoolean(4), rs.getInt(5))).optional();
+    }
+
+    /**
+     * This instance starts the job: a new lease whose token fences off the writes of any earlier run; empty when the
+     * job has finished. When a run still holds the job, the scheduler handed it out again because that run's instance
+     * died (its heartbeat went stale), and the death is blamed here, in the same statement: a run that was alone on its
+     * instance ({@code isolated}) caused it, and a crash is charged to the job; a run beside others may have died of
+     * any of them, so the job becomes a suspect, charged nothing, that runs alone from now on.
+     *
+     * @param isolated whether this instance runs nothing else while this run lasts (a suspect's run)
+     */
+    Optional<Lease> markRunning(String id, String owner, boolean isolated) {
         String token = UUID.randomUUID().toString();
         int updated = jdbc.sql("""
-                update jobs set status = 'RUNNING', owner = ?, lease_token = ?, attempts = attempts + 1,
+                update jobs set crashes = crashes + case when status = 'RUNNING' and isolated then 1 else 0 end,
+                       suspect = (suspect or status = 'RUNNING'), isolated = ?,
+                       status = 'RUNNING', owner = ?, lease_token = ?, attempts = attempts + 1,
                        started_at = coalesce(started_at, ?)
                 where id = ? and status in ('QUEUED', 'RUNNING')""")
-                .params(owner, token, ts(Instant.now()), id).update();
+                .params(isolated, owner, token, ts(Instant.now()), id).update();
         if (updated != 1) {
             return Optional.empty();
         }
         return jdbc.sql("select attempts, retries from jobs where id = ? and lease_token = ?").params(id, token)
                 .query((rs, n) -> new Lease(id, token, rs.getInt(1), rs.getInt(2))).optional();
+    }
+
+    /**
+     * FAILED as a poison job before it runs again: {@code crashes} are charged to it (the one its last run's death
+     * adds included). False when it is neither queued nor still held by the run with {@code token}.
+     */
+    boolean quarantine(String id, String token, int crashes, String error) {
+        return jdbc.sql("""
+                update jobs set status = 'FAILED', crashes = ?, error = ?, finished_at = ?, owner = null,
+                       lease_token = null, isolated = false
+                where id = ? and (status = 'QUEUED' or (status = 'RUNNING' and lease_token = ?))""")
+                .params(crashes, truncate(error), ts(Instant.now()), id, token).update() == 1;
+    }
+
+    /** FAILED without a run: a poison job, or one whose deadline passed while it was queued; false if not QUEUED. */
+    boolean failQueued(String id, String error) {
+        return jdbc.sql("""
+                update jobs set status = 'FAILED', error = ?, finished_at = ?
+                where id = ? and status = 'QUEUED'""").params(truncate(error), ts(Instant.now()), id).update() == 1;
+    }
+
+    /** Queued jobs whose client's deadline passed before {@code now}, oldest deadline first. */
+    List<String> queuedPastDeadline(Instant now, int limit) {
+        return jdbc.sql("""
+                select id from jobs where status = 'QUEUED' and deadline_at < ?
+                order by deadline_at limit ?""").params(ts(now), limit).query(String.class).list();
+    }
+
+    /** Those of {@code ids} that have a row (at most a few hundred at once: they go into one IN list). */
+    java.util.Set<String> existing(List<String> ids) {
+        if (ids.isEmpty()) {
+            return java.util.Set.of();
+        }
+        return new java.util.HashSet<>(jdbc.sql("select id from jobs where id in (:ids)").param("ids", ids)
+                .query(String.class).list());
+    }
+
+    /** When the oldest job not yet finished (queued or running, on any instance) was accepted; empty if none. */
+    Optional<Instant> oldestUnfinishedSince() {
+        return jdbc.sql("select min(created_at) from jobs where status in (:s)").param("s", UNFINISHED)
+                .query((rs, n) -> instant(rs, 1)).optional();
     }
 
     /** Whether {@code lease} still owns the job (no other instance took it over, it did not finish). */
@@ -184,7 +261,7 @@ class JobStore {
 
     private boolean handBack(Lease lease, String retries, String reason) {
         int updated = jdbc.sql("""
-                update jobs set status = 'QUEUED', owner = null, lease_token = null,
+                update jobs set status = 'QUEUED', owner = null, lease_token = null, isolated = false,
                        attempts = greatest(attempts - 1, 0), retries = %s, error = coalesce(cast(? as varchar(4000)), error)
                 where id = ? and status = 'RUNNING' and lease_token = ?""".formatted(retries))
                 .params(truncate(reason), lease.jobId(), lease.token()).update();
@@ -268,7 +345,7 @@ class JobStore {
                 verify == null ? null : rs.getBoolean("verify"), rs.getInt("partitions"), rs.getString("owner"),
                 rs.getInt("attempts"), rs.getBoolean("cancel_requested"), rs.getString("error"),
                 withIntake(timings(rs.getString("timings")), rs.getString("intake")), instant(rs, "created_at"),
-                instant(rs, "started_at"), instant(rs, "finished_at"));
+                instant(rs, "started_at"), instant(rs, "finished_at"), instant(rs, "deadline_at"));
     }
 
     private static PartitionRecord partition(ResultSet rs, int row) throws SQLException {
@@ -282,6 +359,11 @@ class JobStore {
     }
 
     static Instant instant(ResultSet rs, String column) throws SQLException {
+        Timestamp t = rs.getTimestamp(column);
+        return t == null ? null : t.toInstant();
+    }
+
+    static Instant instant(ResultSet rs, int column) throws SQLException {
         Timestamp t = rs.getTimestamp(column);
         return t == null ? null : t.toInstant();
     }

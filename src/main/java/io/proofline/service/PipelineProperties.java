@@ -19,6 +19,9 @@ import java.time.Duration;
  *                          busy only with several times its prove-start workers in flight
  * @param shutdownGrace     on SIGTERM, how long running partitions may take to finish
  * @param retryAfter        what a 429 answer suggests in {@code Retry-After}
+ * @param stepTimeout       how long one prove start or prove finish may run on a device before the device is taken
+ *                          for hung and the partition is proved on another device (or the CPU), where one can take it
+ * @param maxDeadline       the longest deadline a client may give a job ({@code deadlineSeconds}; 422 beyond)
  */
 @ConfigurationProperties("proofline.pipeline")
 public record PipelineProperties(@DefaultValue("0") int synthesisWorkers,
@@ -27,5 +30,7 @@ public record PipelineProperties(@DefaultValue("0") int synthesisWorkers,
                                  @DefaultValue("" + EngineConfig.DEFAULT_FINALIZER_THREADS) int finalizerThreads,
                                  @DefaultValue("16") int jobThreads, @DefaultValue("30s") Duration shutdownGrace,
                                  @DefaultValue(EngineConfig.DEFAULT_QUEUE_FULL_RETRY_AFTER_SECONDS + "s")
-                                 Duration retryAfter) {
+                                 Duration retryAfter,
+                                 @DefaultValue(EngineConfig.DEFAULT_STEP_TIMEOUT_MINUTES + "m") Duration stepTimeout,
+                                 @DefaultValue("7d") Duration maxDeadline) {
 }

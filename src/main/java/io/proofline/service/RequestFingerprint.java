@@ -35,6 +35,10 @@ final class RequestFingerprint {
                 text(sha, p.sha256());
             }
         }
+        if (job.deadlineSeconds() != null) {
+            // only where there is one: the fingerprints of submissions without a deadline are as they always were
+            text(sha, "deadlineSeconds=" + job.deadlineSeconds());
+        }
         return HexFormat.of().formatHex(sha.digest());
     }
 

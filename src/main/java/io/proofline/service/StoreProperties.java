@@ -20,7 +20,9 @@ import java.time.Duration;
  * @param missedHeartbeats  heartbeats missed before another instance takes a job over (at least 4)
  * @param pollingInterval   how often an instance looks for queued jobs
  * @param instanceName      this instance's name in the lease table; empty means host name and process id
- * @param maxAttempts       runs of a job whose instance died while running it before the job is FAILED (poison)
+ * @param maxCrashes        crashes charged to a job before it is FAILED as a poison job: runs of it that died with
+ *                          their instance while it ran alone (a run that dies beside other jobs makes it a suspect,
+ *                          which runs alone from then on, and charges nothing)
  * @param bodyReadTimeout   how long a JSON request body may take to arrive (408 past it): a slow sender may not
  *                          hold a worker thread
  * @param maxPublicSignals  the most public signals a circuit may have (422 at registration beyond): its proofs'
@@ -36,11 +38,14 @@ public record StoreProperties(@DefaultValue("./data") Path dataDir, @DefaultValu
                        @DefaultValue("2GB") DataSize maxCircuitSize, @DefaultValue("256MB") DataSize maxJobSize,
                        @DefaultValue("5s") Duration heartbeatInterval, @DefaultValue("6") int missedHeartbeats,
                        @DefaultValue("1s") Duration pollingInterval, String instanceName,
-                       @DefaultValue("3") int maxAttempts, @DefaultValue("2m") Duration bodyReadTimeout,
+                       @DefaultValue("3") int maxCrashes, @DefaultValue("2m") Duration bodyReadTimeout,
                        @DefaultValue("10000") int maxPublicSignals,
                        @DefaultValue("1h") Duration staleTmpAfter) {
 
     public StoreProperties {
+        if (maxCrashes < 1) {
+            throw new IllegalArgumentException("proofline.store.max-crashes must be at least 1, not " + maxCrashes);
+        }
         if (staleTmpAfter != null && (staleTmpAfter.isNegative() || staleTmpAfter.isZero())) {
             throw new IllegalArgumentException("proofline.store.stale-tmp-after must be positive, not "
                     + staleTmpAfter + ": another instance's upload in progress would be removed");

@@ -10,8 +10,8 @@ import java.util.List;
 
 /** A job (REST {@code GET /api/v1/jobs/{id}}). */
 record JobResponse(String id, String circuitId, JobState status, String priority, String requestId, Boolean verify,
-                   int attempts, Instant createdAt, Instant startedAt, Instant finishedAt, List<Partition> partitions,
-                   Timings timings, String error) {
+                   int attempts, Instant createdAt, Instant startedAt, Instant finishedAt, Instant deadlineAt,
+                   List<Partition> partitions, Timings timings, String error) {
 
     record Partition(int index, String stage, String device, Timings timings) {
     }
@@ -20,13 +20,14 @@ record JobResponse(String id, String circuitId, JobState status, String priority
         var j = view.job();
         List<Partition> partitions = view.partitions().stream().map(JobResponse::partition).toList();
         return new JobResponse(j.id(), j.circuitId(), j.status(), j.priority().name(), j.requestId(), j.verify(),
-                j.attempts(), j.createdAt(), j.startedAt(), j.finishedAt(), partitions,
+                j.attempts(), j.createdAt(), j.startedAt(), j.finishedAt(), j.deadlineAt(), partitions,
                 j.timings() == null ? io.proofline.service.Timings.ZERO : j.timings(), j.error());
     }
 
     static JobResponse summary(io.proofline.service.JobRecord j) {
         return new JobResponse(j.id(), j.circuitId(), j.status(), j.priority().name(), j.requestId(), j.verify(),
-                j.attempts(), j.createdAt(), j.startedAt(), j.finishedAt(), null, j.timings(), j.error());
+                j.attempts(), j.createdAt(), j.startedAt(), j.finishedAt(), j.deadlineAt(), null, j.timings(),
+                j.error());
     }
 
     private static Partition partition(PartitionRecord p) {

@@ -14,6 +14,8 @@ record JobSubmission(
         @Schema(description = "LOW, NORMAL (default), HIGH or CRITICAL") String priority,
         @Schema(description = "makes submission idempotent: the same requestId answers the same job") String requestId,
         @Schema(description = "verify each proof before reporting it; default: proofline.verify-proofs") Boolean verify,
+        @Schema(description = "the job fails if it has not finished this many seconds after it was accepted; at most "
+                + "proofline.pipeline.max-deadline; default: none") Long deadlineSeconds,
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<Partition> partitions) {
 
     /**

@@ -68,7 +68,7 @@ final class JobSubmissionReader {
             }
         }
         return new JobService.NewJob(submission.circuitId(), priority(submission.priority()), submission.requestId(),
-                submission.verify(), partitions, upload.openedNanos());
+                submission.verify(), partitions, upload.openedNanos(), submission.deadlineSeconds());
     }
 
     private static JobService.NewPartition partition(JobSubmission.Partition p, String field, JobUpload upload)
@@ -93,13 +93,15 @@ final class JobSubmissionReader {
 
     /**
      * A {@code multipart/form-data} body: {@code circuitId}, one {@code witness} part ({@code .wtns}) per partition
-     * in order, optional {@code priority}, {@code requestId}, {@code verify}; other parts are skipped.
+     * in order, optional {@code priority}, {@code requestId}, {@code verify}, {@code deadlineSeconds}; other parts are
+     * skipped.
      */
     static JobService.NewJob multipart(HttpServletRequest request, JobUpload upload) throws IOException {
         String circuitId = null;
         String priority = null;
         String requestId = null;
         String verify = null;
+        String deadline = null;
         int witnesses = 0;
         int parts = 0;
         try {
@@ -117,6 +119,7 @@ final class JobSubmissionReader {
                     case "priority" -> priority = text(name, body);
                     case "requestId" -> requestId = text(name, body);
                     case "verify" -> verify = text(name, body);
+                    case "deadlineSeconds" -> deadline = text(name, body);
                     default -> body.transferTo(OutputStream.nullOutputStream());
                 }
             }
@@ -133,7 +136,7 @@ final class JobSubmissionReader {
             throw InvalidFieldException.malformed("witness", "at least one 'witness' part (.wtns) is required");
         }
         return new JobService.NewJob(circuitId, priority(priority), requestId, bool(verify, "verify"),
-                upload.partitions(), upload.openedNanos());
+                upload.partitions(), upload.openedNanos(), seconds(deadline, "deadlineSeconds"));
     }
 
     /** A text field's value, refused past {@link #MAX_FIELD_BYTES} without reading it on. */
@@ -161,6 +164,17 @@ final class JobSubmissionReader {
             case "false" -> false;
             default -> throw InvalidFieldException.malformed(field, field + " must be true or false");
         };
+    }
+
+    private static Long seconds(String value, String field) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Long.parseLong(value.strip());
+        } catch (NumberFormatException e) {
+            throw InvalidFieldException.malformed(field, field + " must be a whole number of seconds");
+        }
     }
 
     static Priority priority(String value) {

@@ -351,20 +351,23 @@ class HelmChartTest {
     }
 
     @Test
-    void memoryAlertsWatchRssAgainstTheLimitAndTheUnaccountedBytes() throws IOException {
+    void alertsWatchRssAgainstTheLimitTheUnaccountedBytesAndJobsNotFinishing() throws IOException {
         assertThat(kinds(render(Map.of()))).doesNotContain("PrometheusRule");
 
         List<Map<String, Object>> docs = render(Map.of("prometheusRule", Map.of("enabled", true,
                 "unaccountedAbove", "300Mi", "labels", Map.of("release", "kube-prometheus-stack"))));
         Map<String, Object> rule = find(docs, "PrometheusRule");
-        List<Map<String, Object>> rules = list(list(map(rule, "spec"), "groups").getFirst(), "rules");
         Map<String, String> exprByAlert = new LinkedHashMap<>();
-        rules.forEach(r -> exprByAlert.put((String) r.get("alert"), (String) r.get("expr")));
+        for (Map<String, Object> group : list(map(rule, "spec"), "groups")) {
+            list(group, "rules").forEach(r -> exprByAlert.put((String) r.get("alert"), (String) r.get("expr")));
+        }
 
         assertThat(exprByAlert.get("ProoflineRssNearMemoryLimit"))
                 .contains("proofline_process_rss_bytes{").contains("> 0.9 * proofline_memory_limit_bytes{");
         assertThat(exprByAlert.get("ProoflineUnaccountedMemory"))
                 .contains("proofline_memory_unaccounted_bytes{").endsWith("> " + 300 * MIB);
+        assertThat(exprByAlert.get("ProoflineJobNotFinishing"))
+                .contains("max(proofline_jobs_oldest_in_flight_age_seconds{").endsWith("> 3600");
         assertThat(map(rule, "metadata", "labels")).containsEntry("release", "kube-prometheus-stack");
         assertThat(exportedMetrics()).containsAll(metricsIn(String.join(" ", exprByAlert.values())));
     }
@@ -392,9 +395,10 @@ class HelmChartTest {
         assertThat(exportedMetrics()).containsAll(metricsIn(exprs));
     }
 
-    /** The Prometheus names of the gauges PipelineMetrics registers ({@code proofline.a.b} → {@code proofline_a_b}). */
+    /** The Prometheus names of the meters the ops binders register ({@code proofline.a.b} → {@code proofline_a_b}). */
     private static List<String> exportedMetrics() throws IOException {
-        String source = Files.readString(Path.of("src/main/java/io/proofline/ops/PipelineMetrics.java"));
+        String source = Files.readString(Path.of("src/main/java/io/proofline/ops/PipelineMetrics.java"))
+                + Files.readString(Path.of("src/main/java/io/proofline/ops/DeliveryMetrics.java"));
         return metricsIn(source.replace('.', '_'));
     }
 

@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -50,8 +51,8 @@ class JobRunnerTest {
 
     static final String CIRCUIT = "a".repeat(64);
     static final byte[] WITNESS = {1, 2, 3, 4};
-    static final int MAX_ATTEMPTS = 3;
-    static final int RETRY_ATTEMPTS = 3;
+    static final int MAX_CRASHES = 3;
+    static final Duration MAX_BACKOFF = Duration.ofSeconds(40);
 
     @TempDir
     Path dir;
@@ -179,7 +180,7 @@ class JobRunnerTest {
     void missingInputsFailTheJobWithoutTheEngine() {
         JobRecord job = db.queued(CIRCUIT, 1);
         JobRecord failed = runToFailure(job);
-        assertThat(failed.error()).startsWith("cannot read the job's inputs");
+        assertThat(failed.error()).startsWith("an input of the job is gone");
         verify(engine, never()).submit(any());
     }
 
@@ -195,7 +196,7 @@ class JobRunnerTest {
     @Test
     void aCancellationAskedBeforeTheStartEndsTheJobThere() throws IOException {
         JobRecord job = queuedWithInputs(1);
-        Lease other = db.jobs.markRunning(job.id(), "another-instance").orElseThrow();
+        Lease other = db.jobs.markRunning(job.id(), "another-instance", false).orElseThrow();
         db.jobs.requestCancel(job.id());
         db.jobs.requeue(other);
         assertThat(runner.run(job.id())).isInstanceOf(JobRunner.Outcome.Finished.class);
@@ -283,16 +284,18 @@ class JobRunnerTest {
                 StageTimings.ZERO)));
     }
 
+    /** A failure that may pass is never the job's end: back to the queue, the backoff doubling up to its bound. */
     @Test
-    void aTransientFailureGoesBackToTheQueueWithADoublingBackoffUntilTheLimit() throws IOException {
+    void aTransientFailureGoesBackToTheQueueWithADoublingBoundedBackoffHoweverOften() throws IOException {
         JobRecord job = queuedWithInputs(1);
         engineFails(new JobId("engine-1"), new IllegalStateException("wrapped",
                 new RetryableException("cannot read the key of circuit x: disk hiccup")));
 
-        for (int run = 0; run < RETRY_ATTEMPTS - 1; run++) {
+        for (int run = 0; run < 6; run++) {
             Instant before = Instant.now();
             JobRunner.Outcome outcome = runner.run(job.id());
-            Duration backoff = Duration.ofSeconds(10L << run);
+            Duration doubled = Duration.ofSeconds(10L << run);
+            Duration backoff = doubled.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : doubled;
             assertThat(outcome).isInstanceOfSatisfying(JobRunner.Outcome.Retry.class, retry ->
                     assertThat(retry.when()).isCloseTo(before.plus(backoff), within(Duration.ofSeconds(3))));
             JobRecord requeued = db.jobs.find(job.id()).orElseThrow();
@@ -301,9 +304,40 @@ class JobRunnerTest {
             assertThat(requeued.attempts()).as("a run handed back is not a crash").isZero();
             assertThat(data.job(job.id())).as("inputs kept for the rerun").isDirectory();
         }
-        JobRecord failed = runToFailure(job);
-        assertThat(failed.error()).contains("disk hiccup").contains("transient failure 3 of 3");
         assertThat(events).hasSize(0);
+    }
+
+    /** The service's own error is not the job's: it runs again later. */
+    @Test
+    void anUnexpectedErrorOfTheRunSendsTheJobBackInsteadOfFailingIt() throws IOException {
+        JobRecord job = queuedWithInputs(1);
+        when(engine.submit(any())).thenThrow(new IllegalStateException("a bug"));
+        assertThat(runner.run(job.id())).isInstanceOf(JobRunner.Outcome.Retry.class);
+        JobRecord requeued = db.jobs.find(job.id()).orElseThrow();
+        assertThat(requeued.status()).isEqualTo(JobState.QUEUED);
+        assertThat(requeued.error()).contains("internal error").contains("a bug");
+    }
+
+    /** A deadline its client set ends the job once it passed, without a run. */
+    @Test
+    void aJobWhoseDeadlinePassedIsFailedNotRun() throws IOException {
+        JobRecord job = queuedWithInputs(1, Instant.now().minusSeconds(1));
+        JobRecord failed = runToFailure(job);
+        assertThat(failed.error()).contains("deadline").contains("passed");
+        verify(engine, never()).submit(any());
+    }
+
+    /** The time left before the client's deadline goes to the engine, which fails the job when it passes. */
+    @Test
+    void theTimeLeftBeforeTheDeadlineIsTheEnginesDeadline() throws IOException {
+        JobRecord job = queuedWithInputs(1, Instant.now().plusSeconds(600));
+        engineFails(new JobId("engine-1"), new io.proofline.engine.DeadlineExceededException(
+                new JobId("engine-1"), Duration.ofSeconds(600)));
+        assertThat(runToFailure(job).error()).contains("deadline");
+        ArgumentCaptor<JobRequest> request = ArgumentCaptor.forClass(JobRequest.class);
+        verify(engine).submit(request.capture());
+        assertThat(request.getValue().deadline()).hasValueSatisfying(left -> assertThat(left)
+                .isBetween(Duration.ofSeconds(590), Duration.ofSeconds(600)));
     }
 
     @Test
@@ -327,31 +361,57 @@ class JobRunnerTest {
         assertThat(runToFailure(job).error()).contains("witness too short");
     }
 
-    /** Runs whose instance died (claimed, never handed back) count; past the limit the job is quarantined. */
+    /**
+     * A run that died while it ran alone is charged to its job (each claim blames the dead run before it); once
+     * {@code max-crashes} are charged the job is quarantined instead of run again. Runs handed back count for nothing.
+     */
     @Test
-    void aJobWhoseRunsKeepKillingTheirInstanceIsFailedInsteadOfRunAgain() throws IOException {
+    void aJobWhoseRunsAloneKeepKillingTheirInstanceIsQuarantinedInsteadOfRunAgain() throws IOException {
         JobRecord job = queuedWithInputs(1);
         for (int i = 1; i <= 5; i++) {
-            Lease handedBack = db.jobs.markRunning(job.id(), "draining-" + i).orElseThrow();
+            Lease handedBack = db.jobs.markRunning(job.id(), "draining-" + i, false).orElseThrow();
             db.jobs.requeue(handedBack);
         }
-        for (int i = 1; i <= MAX_ATTEMPTS; i++) {
-            db.jobs.markRunning(job.id(), "died-" + i).orElseThrow();  // the instance died with the job
+        for (int i = 1; i <= MAX_CRASHES; i++) {
+            db.jobs.markRunning(job.id(), "died-alone-" + i, true).orElseThrow();  // its instance died with it
         }
-        assertThat(db.jobs.find(job.id()).orElseThrow().attempts()).isEqualTo(MAX_ATTEMPTS);
-
         JobRecord quarantined = runToFailure(job);
-        assertThat(quarantined.error()).contains("poison").contains(MAX_ATTEMPTS + " runs")
-                .contains("proofline.store.max-attempts");
+        assertThat(quarantined.error()).contains("poison").contains(MAX_CRASHES + " runs")
+                .contains("ran alone").contains("proofline.store.max-crashes");
         verify(engine, never()).submit(any());
         assertThat(data.job(job.id())).doesNotExist();
     }
 
+    /** Deaths beside other jobs charge nothing, however many: the job becomes a suspect and runs, alone. */
     @Test
-    void aJobWithRunsLeftIsRunAfterItsInstanceDied() throws IOException {
+    void aJobWhoseInstanceDiedBesideOtherJobsIsASuspectThatRunsAlone() throws IOException {
         JobRecord job = queuedWithInputs(1);
-        for (int i = 1; i < MAX_ATTEMPTS; i++) {
-            db.jobs.markRunning(job.id(), "died-" + i).orElseThrow();
+        for (int i = 1; i <= MAX_CRASHES + 2; i++) {
+            db.jobs.markRunning(job.id(), "died-beside-others-" + i, false).orElseThrow();
+        }
+        JobRecord other = queuedWithInputs(1);
+        AtomicReference<Boolean> otherMayStart = new AtomicReference<>();
+        JobId engineId = new JobId("engine-1");
+        engineFails(engineId, new IllegalArgumentException("witness too short"));
+        when(engine.submit(any())).thenAnswer(call -> {
+            // while the suspect runs, no other job may start on this instance
+            otherMayStart.set(runner.run(other.id()) instanceof JobRunner.Outcome.Retry);
+            return engineId;
+        });
+        runToFailure(job);
+        assertThat(otherMayStart.get()).as("the other job was turned away while the suspect ran").isTrue();
+        assertThat(db.jobs.runState(job.id()).orElseThrow()).satisfies(state -> {
+            assertThat(state.suspect()).isTrue();
+            assertThat(state.crashes()).isZero();
+        });
+        assertThat(db.jobs.find(other.id()).orElseThrow().status()).isEqualTo(JobState.QUEUED);
+    }
+
+    @Test
+    void aJobWithCrashesLeftIsRunAfterItsInstanceDied() throws IOException {
+        JobRecord job = queuedWithInputs(1);
+        for (int i = 1; i < MAX_CRASHES; i++) {
+            db.jobs.markRunning(job.id(), "died-alone-" + i, true).orElseThrow();
         }
         engineFails(new JobId("engine-1"), new IllegalArgumentException("witness too short"));
         runToFailure(job);
@@ -371,7 +431,7 @@ class JobRunnerTest {
         when(engine.result(engineId)).thenReturn(result);
         when(engine.status(engineId)).thenAnswer(call -> {
             if (db.jobs.find(job.id()).orElseThrow().owner().equals("instance-test")) {
-                db.jobs.markRunning(job.id(), "instance-b").orElseThrow();  // the takeover
+                db.jobs.markRunning(job.id(), "instance-b", false).orElseThrow();  // the takeover
             }
             return status(engineId, JobState.RUNNING, List.of(
                     new PartitionStatus(0, Stage.PROVING, "gpu0", StageTimings.ZERO)));
@@ -400,12 +460,16 @@ class JobRunnerTest {
 
     private JobRunner runner() {
         return new JobRunner(db.jobs, db.circuits, engine, data, db.tx, events::add,
-                new InstanceName("instance-test"), JobsDatabase.storeProperties(dir, MAX_ATTEMPTS),
-                new RetryProperties(Duration.ofMinutes(10), RETRY_ATTEMPTS, Duration.ofSeconds(10)));
+                new InstanceName("instance-test"), JobsDatabase.storeProperties(dir, MAX_CRASHES),
+                new RetryProperties(Duration.ofMinutes(10), Duration.ofSeconds(10), MAX_BACKOFF));
     }
 
     private JobRecord queuedWithInputs(int partitions) throws IOException {
-        JobRecord job = db.queued(CIRCUIT, partitions);
+        return queuedWithInputs(partitions, null);
+    }
+
+    private JobRecord queuedWithInputs(int partitions, Instant deadlineAt) throws IOException {
+        JobRecord job = db.queued(CIRCUIT, partitions, deadlineAt);
         for (int i = 0; i < partitions; i++) {
             Path input = JobRunner.inputFile(data, job.id(), i, PartitionInput.Format.WTNS);
             Files.createDirectories(input.getParent());

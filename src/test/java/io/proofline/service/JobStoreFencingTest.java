@@ -54,8 +54,8 @@ class JobStoreFencingTest {
     @Test
     void aRunTakenOverCanNeitherRequeueNorOverwriteTheNewOwnersWork() {
         JobRecord job = db.queued(CIRCUIT, 1);
-        Lease stale = store.markRunning(job.id(), "instance-a").orElseThrow();
-        Lease current = store.markRunning(job.id(), "instance-b").orElseThrow();
+        Lease stale = store.markRunning(job.id(), "instance-a", false).orElseThrow();
+        Lease current = store.markRunning(job.id(), "instance-b", false).orElseThrow();
         assertThat(current.token()).isNotEqualTo(stale.token());
         assertThat(store.holdsLease(stale)).isFalse();
         assertThat(store.holdsLease(current)).isTrue();
@@ -85,7 +85,7 @@ class JobStoreFencingTest {
     @Test
     void aRequeuedJobsOldLeaseIsDeadToo() {
         JobRecord job = db.queued(CIRCUIT, 1);
-        Lease first = store.markRunning(job.id(), "instance-a").orElseThrow();
+        Lease first = store.markRunning(job.id(), "instance-a", false).orElseThrow();
         assertThat(store.requeue(first)).isTrue();
         assertThat(store.requeue(first)).as("once").isFalse();
         assertThat(store.finish(first, JobState.DONE, null, null, List.of())).isFalse();
@@ -95,11 +95,11 @@ class JobStoreFencingTest {
     @Test
     void handedBackRunsAreNotAttemptsAndTransientOnesAreRetries() {
         JobRecord job = db.queued(CIRCUIT, 1);
-        Lease first = store.markRunning(job.id(), "instance-a").orElseThrow();
+        Lease first = store.markRunning(job.id(), "instance-a", false).orElseThrow();
         assertThat(first.attempts()).isEqualTo(1);
         assertThat(first.retries()).isZero();
         store.requeue(first);
-        Lease second = store.markRunning(job.id(), "instance-a").orElseThrow();
+        Lease second = store.markRunning(job.id(), "instance-a", false).orElseThrow();
         assertThat(second.attempts()).as("the shutdown's hand-back is not counted").isEqualTo(1);
         store.requeueAfterTransientFailure(second, "cannot read the key");
         JobRecord queued = store.find(job.id()).orElseThrow();
@@ -107,9 +107,9 @@ class JobStoreFencingTest {
         assertThat(queued.error()).isEqualTo("cannot read the key");
         assertThat(queued.owner()).isNull();
 
-        Lease third = store.markRunning(job.id(), "instance-b").orElseThrow();
+        Lease third = store.markRunning(job.id(), "instance-b", false).orElseThrow();
         assertThat(third.retries()).isEqualTo(1);
-        Lease fourth = store.markRunning(job.id(), "instance-c").orElseThrow();  // instance-b died
+        Lease fourth = store.markRunning(job.id(), "instance-c", false).orElseThrow();  // instance-b died
         assertThat(fourth.attempts()).isEqualTo(2);
         assertThat(fourth.retries()).isEqualTo(1);
     }

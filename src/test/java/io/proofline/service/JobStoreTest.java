@@ -106,7 +106,7 @@ class JobStoreTest {
         JobRecord oldest = db.queued(CIRCUIT, 1, t, null);
         JobRecord middle = db.queued(CIRCUIT, 1, t.plusSeconds(1), null);
         JobRecord newest = db.queued(CIRCUIT, 1, t.plusSeconds(2), null);
-        store.markRunning(middle.id(), "me");
+        store.markRunning(middle.id(), "me", false);
 
         JobPage all = store.list(Tenant.CONSOLE, Optional.empty(), 0, 2);
         assertThat(all.jobs()).extracting(JobRecord::id).containsExactly(newest.id(), middle.id());
@@ -120,7 +120,7 @@ class JobStoreTest {
     @Test
     void runningCountsAttemptsAndKeepsTheFirstStart() {
         JobRecord job = db.queued(CIRCUIT, 2);
-        assertThat(store.markRunning(job.id(), "instance-a")).isPresent();
+        assertThat(store.markRunning(job.id(), "instance-a", false)).isPresent();
         JobRecord first = store.find(job.id()).orElseThrow();
         assertThat(first.status()).isEqualTo(JobState.RUNNING);
         assertThat(first.owner()).isEqualTo("instance-a");
@@ -128,20 +128,20 @@ class JobStoreTest {
         assertThat(first.startedAt()).isNotNull();
 
         // taken over by another instance after a missed lease
-        assertThat(store.markRunning(job.id(), "instance-b")).isPresent();
+        assertThat(store.markRunning(job.id(), "instance-b", false)).isPresent();
         JobRecord second = store.find(job.id()).orElseThrow();
         assertThat(second.owner()).isEqualTo("instance-b");
         assertThat(second.attempts()).isEqualTo(2);
         assertThat(second.startedAt()).isEqualTo(first.startedAt());
 
         assertThat(db.finishNow(job.id(), JobState.FAILED, "boom", null, List.of())).isTrue();
-        assertThat(store.markRunning(job.id(), "instance-a")).as("a finished job never runs again").isEmpty();
+        assertThat(store.markRunning(job.id(), "instance-a", false)).as("a finished job never runs again").isEmpty();
     }
 
     @Test
     void requeueClearsTheOwnerAndThePartitionsProgress() {
         JobRecord job = db.queued(CIRCUIT, 2);
-        Lease lease = store.markRunning(job.id(), "instance-a").orElseThrow();
+        Lease lease = store.markRunning(job.id(), "instance-a", false).orElseThrow();
         StageTimings timings = StageTimings.ZERO.withTotal(Duration.ofMillis(1500));
         store.updatePartitions(lease, List.of(new PartitionStatus(0, Stage.PROVING, "gpu0", timings),
                 new PartitionStatus(1, Stage.SYNTHESIZING, null, StageTimings.ZERO)));
@@ -164,7 +164,7 @@ class JobStoreTest {
     @Test
     void aJobFinishesOnceAndItsProofsAreStoredOnce() {
         JobRecord job = db.queued(CIRCUIT, 2);
-        store.markRunning(job.id(), "instance-a");
+        store.markRunning(job.id(), "instance-a", false);
         Timings timings = new Timings(1, 2, 3, 4, 5, 6, 21);
         List<StoredProof> proofs = List.of(new StoredProof(0, "{\"p\":0}", "[\"1\"]"),
                 new StoredProof(1, "{\"p\":1}", "[\"2\"]"));
@@ -193,7 +193,7 @@ class JobStoreTest {
     void onlyAQueuedJobIsCancelledOnTheSpotAndOnlyAnUnfinishedOneCanBeAskedTo() {
         JobRecord queued = db.queued(CIRCUIT, 1);
         JobRecord running = db.queued(CIRCUIT, 1);
-        store.markRunning(running.id(), "instance-a");
+        store.markRunning(running.id(), "instance-a", false);
 
         assertThat(store.cancelQueued(queued.id())).isTrue();
         JobRecord cancelled = store.find(queued.id()).orElseThrow();
@@ -215,7 +215,7 @@ class JobStoreTest {
         JobRecord a = db.queued(CIRCUIT, 2);
         JobRecord b = db.queued(CIRCUIT, 3);
         JobRecord c = db.queued(OTHER_CIRCUIT, 5);
-        store.markRunning(b.id(), "me");
+        store.markRunning(b.id(), "me", false);
         db.finishNow(c.id(), JobState.FAILED, "no", null, List.of());
 
         assertThat(store.queuedPartitions()).isEqualTo(2);

@@ -100,9 +100,20 @@ final class JobsDatabase implements AutoCloseable {
 
     /** {@link #queued(String, int, Instant, String)}, owned by {@code principal}. */
     JobRecord queued(String principal, String circuitId, int partitions, Instant createdAt, String requestId) {
+        return queued(principal, circuitId, partitions, createdAt, requestId, null);
+    }
+
+    /** A queued job of {@code partitions} whose client's deadline is {@code deadlineAt} (null: none). */
+    JobRecord queued(String circuitId, int partitions, Instant deadlineAt) {
+        return queued(PRINCIPAL, circuitId, partitions, Instant.now(), null, deadlineAt);
+    }
+
+    private JobRecord queued(String principal, String circuitId, int partitions, Instant createdAt, String requestId,
+                             Instant deadlineAt) {
         JobRecord job = new JobRecord(UUID.randomUUID().toString(), circuitId, requestId, JobState.QUEUED,
                 Priority.NORMAL, null, partitions, null, 0, false, null, null,
-                createdAt.truncatedTo(ChronoUnit.MILLIS), null, null);
+                createdAt.truncatedTo(ChronoUnit.MILLIS), null, null,
+                deadlineAt == null ? null : deadlineAt.truncatedTo(ChronoUnit.MILLIS));
         List<PartitionRecord> records = new ArrayList<>();
         for (int i = 0; i < partitions; i++) {
             records.add(new PartitionRecord(job.id(), i, PartitionInput.Format.WTNS, 100, Stage.QUEUED, null, null));
@@ -117,14 +128,14 @@ final class JobsDatabase implements AutoCloseable {
 
     /** Finishes a job as a run of some instance would (claim, then finish under that lease). */
     boolean finishNow(String id, JobState state, String error, Timings timings, List<StoredProof> proofs) {
-        return jobs.markRunning(id, "test-instance").map(lease -> jobs.finish(lease, state, error, timings, proofs))
+        return jobs.markRunning(id, "test-instance", false).map(lease -> jobs.finish(lease, state, error, timings, proofs))
                 .orElse(false);
     }
 
-    /** The store settings of the tests: the defaults, data under {@code dir}, {@code maxAttempts} runs. */
-    static StoreProperties storeProperties(Path dir, int maxAttempts) {
+    /** The store settings of the tests: the defaults, data under {@code dir}, {@code maxCrashes} charged crashes. */
+    static StoreProperties storeProperties(Path dir, int maxCrashes) {
         return new StoreProperties(dir, Duration.ofDays(7), DataSize.ofGigabytes(2), DataSize.ofMegabytes(256),
-                Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, maxAttempts, Duration.ofMinutes(2), 10_000,
+                Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, maxCrashes, Duration.ofMinutes(2), 10_000,
                 Duration.ofHours(1));
     }
 

@@ -57,6 +57,7 @@ abstract class RegistrationTestBase {
                 Duration.ofMinutes(2), maxPublicSignals, Duration.ofHours(1));
         WitnessProperties witness = new WitnessProperties(Duration.ofMinutes(1), Duration.ofMinutes(1),
                 DataSize.ofMegabytes(256), DataSize.ofMegabytes(1));
-        return new CircuitService(db.circuits, db.jobs, data, keys, tx, store, witness, registration, steps);
+        return new CircuitService(db.circuits, db.jobs, data, keys, tx, store, witness, registration, steps,
+                new InstanceName("test-instance"));
     }
 }

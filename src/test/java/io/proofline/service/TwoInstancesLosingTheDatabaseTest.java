@@ -128,7 +128,7 @@ class TwoInstancesLosingTheDatabaseTest {
             runner = new JobRunner(store, new CircuitStore(jdbc), engine, data,
                     new TransactionTemplate(new DataSourceTransactionManager(dataSource)), event -> { },
                     new InstanceName(name), JobsDatabase.storeProperties(dir, 3),
-                    new RetryProperties(Duration.ofMinutes(10), 3, Duration.ofSeconds(10)));
+                    new RetryProperties(Duration.ofMinutes(10), Duration.ofSeconds(10), Duration.ofMinutes(5)));
         }
 
         @Override
@@ -187,7 +187,7 @@ class TwoInstancesLosingTheDatabaseTest {
     private String queuedJob() throws Exception {
         String id = UUID.randomUUID().toString();
         b.store.insert(new JobRecord(id, CIRCUIT, null, JobState.QUEUED, Priority.NORMAL, true, 1, null, 0, false,
-                        null, null, Instant.now().truncatedTo(ChronoUnit.MILLIS), null, null), "key-test", null,
+                        null, null, Instant.now().truncatedTo(ChronoUnit.MILLIS), null, null, null), "key-test", null,
                 List.of(new PartitionRecord(id, 0, PartitionInput.Format.WTNS, Files.size(MUL3.resolve("witness.wtns")),
                         Stage.QUEUED, null, null)));
         Path input = JobRunner.inputFile(data, id, 0, PartitionInput.Format.WTNS);
@@ -224,5 +224,29 @@ class TwoInstancesLosingTheDatabaseTest {
         assertThat(a.runner.run(next)).isInstanceOf(JobRunner.Outcome.Finished.class);
         assertThat(a.store.find(next).orElseThrow().status()).as("A proves again").isEqualTo(JobState.DONE);
         assertThat(a.engine.dispatcherHealth().alive()).isTrue();
+    }
+
+    /**
+     * A computed proof is never thrown away (issue #33): A's partition finishes while A cannot reach the database, and
+     * nobody takes the job over; A keeps trying to store the outcome (backing off) and stores it, DONE with its proof,
+     * once the database is back.
+     */
+    @Test
+    void aProofComputedWhileTheDatabaseIsDownIsStoredOnceItIsBack() throws Exception {
+        String job = queuedJob();
+        Future<JobRunner.Outcome> runOfA = background.submit(() -> a.runner.run(job));
+        assertThat(held.arrived.await(20, TimeUnit.SECONDS)).as("A's partition is proving").isTrue();
+
+        connectionsOfA.down = true;
+        held.hold.countDown();
+        Thread.sleep(2000); // the proof is done; A's writes fail meanwhile
+        assertThat(runOfA.isDone()).as("A waits for the database instead of dropping the proof").isFalse();
+        assertThat(b.store.find(job).orElseThrow().status()).isEqualTo(JobState.RUNNING);
+
+        connectionsOfA.down = false;
+        assertThat(runOfA.get(30, TimeUnit.SECONDS)).isInstanceOf(JobRunner.Outcome.Finished.class);
+        JobRecord done = b.store.find(job).orElseThrow();
+        assertThat(done.status()).as(String.valueOf(done.error())).isEqualTo(JobState.DONE);
+        assertThat(b.store.proofs(job)).hasSize(1);
     }
 }

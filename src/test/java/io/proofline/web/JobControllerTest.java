@@ -87,7 +87,7 @@ class JobControllerTest {
     static final String JOB_ID = "0b7e1f0c-3c2a-4a64-9d55-5d1f1c3a2b10";
     static final String CIRCUIT = "ab".repeat(32);
     static final JobRecord QUEUED = new JobRecord(JOB_ID, CIRCUIT, "r-1", JobState.QUEUED, Priority.HIGH, null, 2,
-            null, 0, false, null, null, Instant.parse("2026-01-01T00:00:00Z"), null, null);
+            null, 0, false, null, null, Instant.parse("2026-01-01T00:00:00Z"), null, null, null);
     static final byte[] WITNESS = "wtns-bytes".getBytes(StandardCharsets.US_ASCII);
 
     @Autowired
@@ -304,7 +304,7 @@ class JobControllerTest {
     @Test
     void aWaitAnswersWhenTheJobEndsOrAtOnceForAnEndedJob() throws Exception {
         JobRecord done = new JobRecord(JOB_ID, CIRCUIT, "r-1", JobState.DONE, Priority.HIGH, null, 2, null, 1, false,
-                null, null, QUEUED.createdAt(), QUEUED.createdAt(), QUEUED.createdAt());
+                null, null, QUEUED.createdAt(), QUEUED.createdAt(), QUEUED.createdAt(), null);
         CompletableFuture<Void> ended = new CompletableFuture<>();
         when(jobs.get(ApiSlice.TENANT, JOB_ID)).thenReturn(new JobService.JobView(QUEUED, List.of()))
                 .thenReturn(new JobService.JobView(done, List.of()));
