@@ -52,12 +52,20 @@ abstract class RegistrationTestBase {
     static CircuitService service(JobsDatabase db, DataDirectory data, KeyCache keys, TransactionTemplate tx,
                                   Path dataDir, int maxPublicSignals, RegistrationProperties registration,
                                   RegistrationSteps steps) {
+        return service(db, data, keys, tx, dataDir, maxPublicSignals, registration, steps, "test-instance",
+                Duration.ofSeconds(5));
+    }
+
+    /** As above, as instance {@code instance} renewing its registration leases every {@code heartbeat}. */
+    static CircuitService service(JobsDatabase db, DataDirectory data, KeyCache keys, TransactionTemplate tx,
+                                  Path dataDir, int maxPublicSignals, RegistrationProperties registration,
+                                  RegistrationSteps steps, String instance, Duration heartbeat) {
         StoreProperties store = new StoreProperties(dataDir, Duration.ofDays(7), DataSize.ofGigabytes(2),
-                DataSize.ofMegabytes(256), Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, 3,
+                DataSize.ofMegabytes(256), heartbeat, 6, Duration.ofSeconds(1), null, 3,
                 Duration.ofMinutes(2), maxPublicSignals, Duration.ofHours(1));
         WitnessProperties witness = new WitnessProperties(Duration.ofMinutes(1), Duration.ofMinutes(1),
                 DataSize.ofMegabytes(256), DataSize.ofMegabytes(1));
         return new CircuitService(db.circuits, db.jobs, data, keys, tx, store, witness, registration, steps,
-                new InstanceName("test-instance"));
+                new InstanceName(instance));
     }
 }

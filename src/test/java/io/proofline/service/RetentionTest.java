@@ -17,7 +17,11 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Finished jobs leave the database and the data directory once the retention has passed, and nothing else does. */
+/**
+ * The store's housekeeping: finished jobs leave the database and the data directory once the retention has passed, and
+ * nothing else does; queued jobs whose client's deadline passed are FAILED; input directories no job owns (a crash
+ * between their rename and the job's commit) are removed once stale, and no other.
+ */
 class RetentionTest {
 
     static final Duration RETENTION = Duration.ofDays(7);
@@ -66,6 +70,43 @@ class RetentionTest {
         assertThat(data.job(stillQueued.id())).isDirectory();
 
         assertThat(retention.purge()).as("nothing left to remove").isZero();
+    }
+
+    @Test
+    void queuedJobsWhoseDeadlinePassedAreFailedAndNoOthers() throws IOException {
+        Instant now = Instant.now();
+        JobRecord past = db.queued(JobStoreTest.CIRCUIT, 1, now.minusSeconds(5));
+        writeInput(past);
+        JobRecord ahead = db.queued(JobStoreTest.CIRCUIT, 1, now.plusSeconds(3600));
+        JobRecord none = db.queued(JobStoreTest.CIRCUIT, 1);
+
+        assertThat(retention.failPastDeadline(now)).isEqualTo(1);
+
+        JobRecord failed = db.jobs.find(past.id()).orElseThrow();
+        assertThat(failed.status()).isEqualTo(JobState.FAILED);
+        assertThat(failed.error()).contains("deadline").contains("passed");
+        assertThat(data.job(past.id())).doesNotExist();
+        assertThat(db.jobs.find(ahead.id()).orElseThrow().status()).isEqualTo(JobState.QUEUED);
+        assertThat(db.jobs.find(none.id()).orElseThrow().status()).isEqualTo(JobState.QUEUED);
+    }
+
+    @Test
+    void inputDirectoriesNoJobOwnsAreRemovedOnceStale() throws IOException {
+        JobRecord queued = db.queued(JobStoreTest.CIRCUIT, 1);
+        writeInput(queued);
+        String orphan = java.util.UUID.randomUUID().toString();
+        Path orphanInput = JobRunner.inputFile(data, orphan, 0, PartitionInput.Format.WTNS);
+        Files.createDirectories(orphanInput.getParent());
+        Files.write(orphanInput, new byte[100]);
+
+        Instant now = Instant.now();
+        assertThat(retention.sweepOrphanedInputs(now)).as("not stale yet: a submission may be committing").isZero();
+        assertThat(data.job(orphan)).isDirectory();
+
+        Instant later = now.plus(Duration.ofHours(1)).plusSeconds(60);
+        assertThat(retention.sweepOrphanedInputs(later)).isEqualTo(1);
+        assertThat(data.job(orphan)).doesNotExist();
+        assertThat(data.job(queued.id())).as("a queued job's inputs stay").isDirectory();
     }
 
     private JobRecord finished(JobState state, Instant finishedAt) throws IOException {
