@@ -2,7 +2,10 @@
 -- suspect: a run of the job died beside other jobs, so it could be the culprit; it runs alone from then on.
 -- isolated: the current run is alone on its instance (it took no other job meanwhile).
 -- crashes: runs of the job that died while isolated: charged to it; past proofline.store.max-crashes it is FAILED.
+-- dispatched: the current run has begun its work (the first partition's synthesis): written, and committed, before it
+-- does, so that a run that dies before is known not to have caused the death (only dispatched runs are blamed).
 alter table jobs add column suspect boolean default false not null;
+alter table jobs add column dispatched boolean default false not null;
 alter table jobs add column isolated boolean default false not null;
 alter table jobs add column crashes integer default 0 not null;
 -- A client's deadline (POST /api/v1/jobs "deadlineSeconds"), capped by proofline.pipeline.max-deadline: past it the

@@ -11,9 +11,12 @@ import java.util.Optional;
  *
  * @param verify   whether to verify each proof; empty means the engine's {@code verifyProofs}
  * @param deadline time from submission after which the job fails; empty means none
+ * @param onStart  runs once, on the synthesis thread, before the job's first partition is synthesized; the job's other
+ *                 partitions wait for it (a service records there, durably, that the run has begun its work, so that
+ *                 an instance's death before it is known to be none of the job's doing)
  */
 public record JobRequest(CircuitRef circuit, Priority priority, List<PartitionInput> partitions,
-                         Optional<Boolean> verify, Optional<Duration> deadline) {
+                         Optional<Boolean> verify, Optional<Duration> deadline, Runnable onStart) {
 
     public JobRequest {
         Objects.requireNonNull(circuit, "circuit");
@@ -21,6 +24,7 @@ public record JobRequest(CircuitRef circuit, Priority priority, List<PartitionIn
         partitions = List.copyOf(partitions);
         Objects.requireNonNull(verify, "verify");
         Objects.requireNonNull(deadline, "deadline");
+        Objects.requireNonNull(onStart, "onStart");
         if (partitions.isEmpty()) {
             throw new IllegalArgumentException("a job needs at least one partition");
         }
@@ -41,6 +45,7 @@ public record JobRequest(CircuitRef circuit, Priority priority, List<PartitionIn
         private final List<PartitionInput> partitions = new ArrayList<>();
         private Boolean verify;
         private Duration deadline;
+        private Runnable onStart = () -> { };
 
         private Builder(CircuitRef circuit) {
             this.circuit = Objects.requireNonNull(circuit, "circuit");
@@ -71,9 +76,15 @@ public record JobRequest(CircuitRef circuit, Priority priority, List<PartitionIn
             return this;
         }
 
+        /** See {@link JobRequest#onStart()}. */
+        public Builder onStart(Runnable value) {
+            this.onStart = Objects.requireNonNull(value, "onStart");
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(circuit, priority, partitions, Optional.ofNullable(verify),
-                    Optional.ofNullable(deadline));
+                    Optional.ofNullable(deadline), onStart);
         }
     }
 }

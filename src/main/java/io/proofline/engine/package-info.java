@@ -9,9 +9,9 @@
  *        │
  *        ▼
  *  WorkQueue  priority (CRITICAL..LOW), then older job, then lower partition          [QUEUED]
- *        │   Dispatcher (one supervised thread): synthesis slot + W + ABC + PENDING and, if not
- *        │   resident, the circuit's key, reserved in one step (KeyResidency); evicts unused keys,
- *        │   waits at most admissionWait, then ends the job retryably  ← backpressure
+ *        │   Dispatcher (one supervised thread): synthesis slot + W + ABC + PENDING (+ a fallback's late
+ *        │   a/b/c) and, if not resident, the circuit's key, reserved in one step (KeyResidency); evicts
+ *        │   unused keys, then waits, the head keeping its place  ← backpressure, never a failure
  *        ▼
  *  synthesis pool (synthesisWorkers)  PartitionProver.synthesize → WITNESS, ABC     [SYNTHESIZING]
  *        │   bounded Handoff (handoffCapacity); the reservation travels with the partition
@@ -19,6 +19,7 @@
  *  proving workers: least-loaded device whose Bulkhead has room and CircuitBreaker is closed
  *        │   proveStart(device)  → PENDING; ABC freed, ABC bytes released               [PROVING]
  *        │   DeviceFaultException → breaker counts it, partition back to the hand-off, other device
+ *        │   past stepTimeout (StepWatchdog) → device HUNG, partition back to the queue, new attempt
  *        ▼
  *  finalizer pool (finalizerThreads)  proveFinish(same device) → all buffers freed,     [FINALIZING]
  *        │   reservation closed; then verify (verifyProofs)                             [VERIFYING]

@@ -152,9 +152,9 @@ class JobRunner {
         }
     }
 
-    /** What claiming the job will blame on it, if a dead run still holds it ({@link JobStore#markRunning}). */
+    /** What claiming the job will blame on it, if a dead run at work still holds it ({@link JobStore#markRunning}). */
     private void logBlame(String jobId, JobStore.RunState state) {
-        if (!state.heldByADeadRun()) {
+        if (!state.diedAtWork()) {
             return;
         }
         if (state.isolated()) {
@@ -216,7 +216,8 @@ class JobRunner {
         }
         JobRequest request;
         try {
-            request = StoredInputs.request(data, job, store.partitions(job.id()), circuit, left);
+            request = StoredInputs.request(data, job, store.partitions(job.id()), circuit, left,
+                    () -> markDispatched(lease));
         } catch (NoSuchFileException e) {
             finish(lease, JobState.FAILED, "an input of the job is gone: " + e.getMessage(), null, List.of(),
                     List.of());
@@ -268,6 +269,20 @@ class JobRunner {
         events.publishEvent(new JobFinishedEvent(job.id(), job.circuitId(), result.state(), partitions,
                 result.failure().map(f -> f.cause().getClass().getSimpleName()).orElse("")));
         return new Outcome.Finished();
+    }
+
+    /**
+     * The run begins its work: recorded, and committed, before its first partition is synthesized, so that a death of
+     * this instance before it is known to be none of this job's doing. Without the database the run goes on
+     * unrecorded (its death would then not be blamed on it).
+     */
+    private void markDispatched(Lease lease) {
+        try {
+            store.markDispatched(lease);
+        } catch (DataAccessException | TransactionException e) {
+            LOG.warn("job {}: cannot record that its run began its work ({}); it goes on", lease.jobId(),
+                    e.getMessage());
+        }
     }
 
     private boolean cancelRequested(String jobId) {

@@ -147,44 +147,62 @@ class JobStore {
      * Where a job stands for blame (issue #33): whether a run holds it now ({@code token}), whether it must run alone
      * ({@code suspect}), whether the run that holds it is alone ({@code isolated}), and the crashes charged to it.
      */
-    record RunState(JobState status, String token, boolean suspect, boolean isolated, int crashes) {
+    record RunState(JobState status, String token, boolean suspect, boolean isolated, boolean dispatched,
+                    int crashes) {
 
         /** A run holds the job: when the scheduler hands it out again, that run's instance died (or lost it). */
         boolean heldByADeadRun() {
             return status == JobState.RUNNING;
         }
 
-        /** Whether it must run alone: a suspect, or about to become one (its run died beside others). */
+        /** The dead run that holds it had begun its work: its death may be the job's doing. */
+        boolean diedAtWork() {
+            return heldByADeadRun() && dispatched;
+        }
+
+        /** Whether it must run alone: a suspect, or about to become one (its run died at work beside others). */
         boolean mustRunAlone() {
-            return suspect || heldByADeadRun();
+            return suspect || diedAtWork();
         }
 
         /** The crashes charged to it once the death of the run that holds it, if any, is blamed. */
         int crashesOnceBlamed() {
-            return crashes + (heldByADeadRun() && isolated ? 1 : 0);
+            return crashes + (diedAtWork() && isolated ? 1 : 0);
         }
     }
 
     Optional<RunState> runState(String id) {
-        return jdbc.sql("select status, lease_token, suspect, isolated, crashes from jobs where id = ?").param(id)
-                .query((rs, n) -> new RunState(JobState.valueOf(rs.getString(1)), rs.getString(2), rs.getBoolean(3),
-                        rs.getBoolean(4), rs.getInt(5))).optional();
+        return jdbc.sql("select status, lease_token, suspect, isolated, dispatched, crashes from jobs where id = ?")
+                .param(id).query((rs, n) -> new RunState(JobState.valueOf(rs.getString(1)), rs.getString(2),
+                        rs.getBoolean(3), rs.getBoolean(4), rs.getBoolean(5), rs.getInt(6))).optional();
+    }
+
+    /**
+     * The run holding {@code lease} begins its work (its first partition's synthesis): committed before it does, so
+     * that a death before it is known to be none of this job's doing. False when the lease was lost.
+     */
+    boolean markDispatched(Lease lease) {
+        return jdbc.sql("update jobs set dispatched = true where id = ? and lease_token = ? and status = 'RUNNING'")
+                .params(lease.jobId(), lease.token()).update() == 1;
     }
 
     /**
      * This instance starts the job: a new lease whose token fences off the writes of any earlier run; empty when the
      * job has finished. When a run still holds the job, the scheduler handed it out again because that run's instance
-     * died (its heartbeat went stale), and the death is blamed here, in the same statement: a run that was alone on its
-     * instance ({@code isolated}) caused it, and a crash is charged to the job; a run beside others may have died of
-     * any of them, so the job becomes a suspect, charged nothing, that runs alone from now on.
+     * died (its heartbeat went stale), and the death is blamed here, in the same statement. A run that had not begun
+     * its work ({@code dispatched}: it waited in the engine's queue) did not cause it: nothing changes for the job. A
+     * run at work alone on its instance ({@code isolated}) caused it, and a crash is charged to the job; a run at work
+     * beside others may have died of any of them, so the job becomes a suspect, charged nothing, that runs alone from
+     * now on.
      *
      * @param isolated whether this instance runs nothing else while this run lasts (a suspect's run)
      */
     Optional<Lease> markRunning(String id, String owner, boolean isolated) {
         String token = UUID.randomUUID().toString();
         int updated = jdbc.sql("""
-                update jobs set crashes = crashes + case when status = 'RUNNING' and isolated then 1 else 0 end,
-                       suspect = (suspect or status = 'RUNNING'), isolated = ?,
+                update jobs set crashes = crashes
+                                          + case when status = 'RUNNING' and dispatched and isolated then 1 else 0 end,
+                       suspect = (suspect or (status = 'RUNNING' and dispatched)), isolated = ?, dispatched = false,
                        status = 'RUNNING', owner = ?, lease_token = ?, attempts = attempts + 1,
                        started_at = coalesce(started_at, ?)
                 where id = ? and status in ('QUEUED', 'RUNNING')""")
@@ -262,7 +280,7 @@ class JobStore {
     private boolean handBack(Lease lease, String retries, String reason) {
         int updated = jdbc.sql("""
                 update jobs set status = 'QUEUED', owner = null, lease_token = null, isolated = false,
-                       attempts = greatest(attempts - 1, 0), retries = %s, error = coalesce(cast(? as varchar(4000)), error)
+                       dispatched = false, attempts = greatest(attempts - 1, 0), retries = %s, error = coalesce(cast(? as varchar(4000)), error)
                 where id = ? and status = 'RUNNING' and lease_token = ?""".formatted(retries))
                 .params(truncate(reason), lease.jobId(), lease.token()).update();
         if (updated != 1) {

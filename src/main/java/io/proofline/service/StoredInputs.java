@@ -21,16 +21,17 @@ final class StoredInputs {
 
     /**
      * The engine's request for {@code job}: its circuit, priority, verification and the time left before its
-     * client's deadline ({@code deadline}, null for none), and its stored inputs.
+     * client's deadline ({@code deadline}, null for none), its stored inputs, and {@code onStart} for when its work
+     * begins.
      *
      * @throws java.nio.file.NoSuchFileException when an input is gone (the job cannot run)
      * @throws IOException                       when an input cannot be looked at now (transient: it runs later)
      */
     static JobRequest request(DataDirectory data, JobRecord job, List<PartitionRecord> partitions, CircuitInfo circuit,
-                              Duration deadline) throws IOException {
+                              Duration deadline, Runnable onStart) throws IOException {
         CircuitRef ref = new CircuitRef(circuit.id(), circuit.variables(), circuit.domainSize(),
                 circuit.publicSignals());
-        JobRequest.Builder builder = JobRequest.builder(ref).priority(job.priority());
+        JobRequest.Builder builder = JobRequest.builder(ref).priority(job.priority()).onStart(onStart);
         if (job.verify() != null) {
             builder.verify(job.verify());
         }

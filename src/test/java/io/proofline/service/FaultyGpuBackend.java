@@ -4,6 +4,7 @@ import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
 import io.proofline.snark.prover.BackendCapacityException;
+import io.proofline.snark.prover.ConstraintRows;
 import io.proofline.snark.prover.CpuProverBackend;
 import io.proofline.snark.prover.DeviceOpenException;
 import io.proofline.snark.prover.PendingProof;
@@ -11,6 +12,7 @@ import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.StickyFaultException;
 import io.proofline.snark.prover.Synthesized;
 
+import java.lang.foreign.Arena;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -23,7 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * lazily, on the first prove start, and the open can fail; a sticky fault breaks the "context", after which every
  * prove start fails the same way until {@link #reopen()}; keys stay resident (by identity, as the GPU backend keeps
  * them) until {@link #evict}ed; a key over the key budget never fits and an out-of-memory start may fit later.
- * Proofs are computed by a {@link CpuProverBackend} underneath. {@link #events} records what happened, in order.
+ * Proofs are computed by a {@link CpuProverBackend} underneath; one made with {@code abcOnDevice} evaluates a/b/c
+ * itself in prove start, as the GPU backend does by default (its partitions then hold none on the host, and the CPU
+ * fallback beside it needs them evaluated late). {@link #events} records what happened, in order.
  */
 public final class FaultyGpuBackend implements ProverBackend {
 
@@ -45,8 +49,33 @@ public final class FaultyGpuBackend implements ProverBackend {
     volatile Hook beforeStart = () -> { };
     volatile Hook onReopen = () -> { };
     private final Set<ProvingKey> resident = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final boolean abcOnDevice;
     private boolean open;
     private boolean broken;
+
+    public FaultyGpuBackend() {
+        this(false);
+    }
+
+    /** @param abcOnDevice whether it evaluates a/b/c itself in prove start (the GPU backend's default) */
+    public FaultyGpuBackend(boolean abcOnDevice) {
+        this.abcOnDevice = abcOnDevice;
+    }
+
+    @Override
+    public boolean abcOnDevice() {
+        return abcOnDevice;
+    }
+
+    @Override
+    public PendingProof proveStart(ProvingKey key, Witness witness) {
+        if (!abcOnDevice) {
+            return ProverBackend.super.proveStart(key, witness);
+        }
+        try (ConstraintRows rows = ConstraintRows.of(key); Arena own = Arena.ofShared()) {
+            return proveStart(key, witness, rows.evaluate(witness, bytes -> own.allocate(bytes, 8)));
+        }
+    }
 
     @Override
     public String name() {

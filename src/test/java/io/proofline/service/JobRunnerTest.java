@@ -373,7 +373,7 @@ class JobRunnerTest {
             db.jobs.requeue(handedBack);
         }
         for (int i = 1; i <= MAX_CRASHES; i++) {
-            db.jobs.markRunning(job.id(), "died-alone-" + i, true).orElseThrow();  // its instance died with it
+            diedAtWork(job, "died-alone-" + i, true);
         }
         JobRecord quarantined = runToFailure(job);
         assertThat(quarantined.error()).contains("poison").contains(MAX_CRASHES + " runs")
@@ -387,7 +387,7 @@ class JobRunnerTest {
     void aJobWhoseInstanceDiedBesideOtherJobsIsASuspectThatRunsAlone() throws IOException {
         JobRecord job = queuedWithInputs(1);
         for (int i = 1; i <= MAX_CRASHES + 2; i++) {
-            db.jobs.markRunning(job.id(), "died-beside-others-" + i, false).orElseThrow();
+            diedAtWork(job, "died-beside-others-" + i, false);
         }
         JobRecord other = queuedWithInputs(1);
         AtomicReference<Boolean> otherMayStart = new AtomicReference<>();
@@ -411,11 +411,32 @@ class JobRunnerTest {
     void aJobWithCrashesLeftIsRunAfterItsInstanceDied() throws IOException {
         JobRecord job = queuedWithInputs(1);
         for (int i = 1; i < MAX_CRASHES; i++) {
-            db.jobs.markRunning(job.id(), "died-alone-" + i, true).orElseThrow();
+            diedAtWork(job, "died-alone-" + i, true);
         }
         engineFails(new JobId("engine-1"), new IllegalArgumentException("witness too short"));
         runToFailure(job);
         verify(engine).submit(any());
+    }
+
+    /** A run that died before it began its work (queued in the engine) caused nothing: no suspect, no charge. */
+    @Test
+    void aRunThatDiedBeforeItsWorkBeganIsNotBlamed() throws IOException {
+        JobRecord job = queuedWithInputs(1);
+        for (int i = 1; i <= MAX_CRASHES + 2; i++) {
+            db.jobs.markRunning(job.id(), "died-waiting-" + i, true).orElseThrow();
+        }
+        engineFails(new JobId("engine-1"), new IllegalArgumentException("witness too short"));
+        runToFailure(job);
+        assertThat(db.jobs.runState(job.id()).orElseThrow()).satisfies(state -> {
+            assertThat(state.suspect()).isFalse();
+            assertThat(state.crashes()).isZero();
+        });
+    }
+
+    /** The job's run on {@code instance} began its work, then its instance died (the row stays as it left it). */
+    private void diedAtWork(JobRecord job, String instance, boolean alone) {
+        Lease lease = db.jobs.markRunning(job.id(), instance, alone).orElseThrow();
+        assertThat(db.jobs.markDispatched(lease)).isTrue();
     }
 
     /**

@@ -115,6 +115,28 @@ class KeyCacheTest {
         assertThatThrownBy(() -> cache.provingKey(B)).isInstanceOf(IllegalStateException.class);
     }
 
+    /**
+     * Admission asks a key's size on every try: it is read from the file once, and never again (nor under the cache's
+     * lock), so a file system that stalls later cannot stall admission (issue #33).
+     */
+    @Test
+    void admissionReadsAKeysSizeOnceAndNeverTouchesItsFileAgain() throws Exception {
+        cache(10 * keyBytes, Duration.ofHours(1));
+        assertThat(cache.keyBytes(A)).isEqualTo(keyBytes);
+        Path zkey = data.circuit(A).resolve(CircuitService.ZKEY);
+        Path aside = dir.resolve("aside.zkey");
+        Files.move(zkey, aside); // as unreachable as a stalled mount, for the size
+        try {
+            assertThat(cache.keyBytes(A)).isEqualTo(keyBytes);
+            assertThat(cache.missingBytes(A)).isEqualTo(keyBytes);
+            KeyAdmission admission = admit(A, 1000);
+            assertThat(budget.reserved()).isEqualTo(keyBytes + 1000);
+            end(admission);
+        } finally {
+            Files.move(aside, zkey);
+        }
+    }
+
     @Test
     void whenKeyAndPartitionDoNotFitTogetherNothingIsReserved() {
         cache(3 * keyBytes, Duration.ofHours(1));

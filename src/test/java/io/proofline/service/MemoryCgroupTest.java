@@ -10,7 +10,8 @@ import io.proofline.web.Api;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
 
 import java.io.IOException;
@@ -28,7 +29,9 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The seed's failure, reproduced and prevented in a real memory cgroup (v1, as root): the service runs as its own
+ * The seed's failure, reproduced and prevented in a real memory cgroup, v1 and v2 (as root; each version runs where
+ * the kernel gives its hierarchy the memory controller, and is skipped with the reason elsewhere): the service runs as
+ * its own
  * JVM, sized by {@link HeapRule} for the group's limit, inside a group of {@link #LIMIT_BYTES}. It registers a
  * BN254 dev circuit on a 2^18 domain with few constraints, so that a partition's a/b/c (24 MiB) dominate both its
  * memory and its proving time, and takes a burst of {@link #JOBS} × {@link #PARTITIONS} partitions with
@@ -42,7 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * </ul>
  * The limit is the least the service starts with ({@code MemoryPlan}: the fixed part and a budget of at least 256 MiB)
  * with a declared fixed part of 100 thread stacks and a 64 MiB margin; the burst is about 1.5 × what the baseline
- * needs to pass the limit. Skipped, with the reason, where no memory cgroup can be made.
+ * needs to pass the limit.
  */
 @Tag("slow")
 class MemoryCgroupTest {
@@ -60,13 +63,19 @@ class MemoryCgroupTest {
 
     @BeforeAll
     static void circuit() throws Exception {
-        MemoryCgroup.unavailableReason().ifPresent(reason -> Assumptions.abort("skipped: " + reason));
         circuit = DevCircuit.bn128(CONSTRAINTS, DOMAIN);
     }
 
-    @Test
-    void theBudgetKeepsTheServiceWithinItsCgroupAndEveryProofIsDone() throws Exception {
-        try (MemoryCgroup group = MemoryCgroup.create("proofline-budget-" + System.nanoTime(), LIMIT_BYTES);
+    private static void requireAvailable(MemoryCgroup.Version version) {
+        MemoryCgroup.unavailableReason(version).ifPresent(reason -> Assumptions.abort("cgroup " + version
+                + " skipped: " + reason));
+    }
+
+    @ParameterizedTest
+    @EnumSource(MemoryCgroup.Version.class)
+    void theBudgetKeepsTheServiceWithinItsCgroupAndEveryProofIsDone(MemoryCgroup.Version version) throws Exception {
+        requireAvailable(version);
+        try (MemoryCgroup group = MemoryCgroup.create(version, "proofline-budget-" + System.nanoTime(), LIMIT_BYTES);
              Child service = Child.start(group, "budget", Proofline.class.getName(), "serve")) {
             String circuitId = service.register(circuit);
             List<String> jobs = service.submitBurst(circuitId);
@@ -87,7 +96,7 @@ class MemoryCgroupTest {
             }
             long peakRss = service.peakRssBytes();
             assertThat(service.process.isAlive()).as("the service is still running").isTrue();
-            System.out.printf("budget policy: %d proofs done, cgroup max usage %d MiB, peak RSS %d MiB, limit %d MiB,"
+            System.out.printf("cgroup " + version + ", budget policy: %d proofs done, cgroup max usage %d MiB, peak RSS %d MiB, limit %d MiB,"
                             + " failcnt %d, %s%n", JOBS * PARTITIONS, group.maxUsageBytes() / MIB, peakRss / MIB,
                     LIMIT_BYTES / MIB, group.failCount(), group.oomControl());
             assertThat(group.oomKills()).as("OOM kills in the group").isZero();
@@ -97,15 +106,18 @@ class MemoryCgroupTest {
         }
     }
 
-    @Test
-    void theBaselineIsOomKilledByTheSameLoad() throws Exception {
-        try (MemoryCgroup group = MemoryCgroup.create("proofline-baseline-" + System.nanoTime(), LIMIT_BYTES);
+    @ParameterizedTest
+    @EnumSource(MemoryCgroup.Version.class)
+    void theBaselineIsOomKilledByTheSameLoad(MemoryCgroup.Version version) throws Exception {
+        requireAvailable(version);
+        try (MemoryCgroup group = MemoryCgroup.create(version, "proofline-baseline-" + System.nanoTime(),
+                LIMIT_BYTES);
              Child service = Child.start(group, "baseline", BaselineServiceMain.class.getName())) {
             String circuitId = service.register(circuit);
             List<String> accepted = service.submitBurst(circuitId);
             // The pile-up follows the burst within seconds; proving it all would take minutes.
             boolean ended = service.process.waitFor(5, TimeUnit.MINUTES);
-            System.out.printf("baseline policy: %d of %d jobs accepted, ended %s, exit %s, cgroup max usage %d MiB,"
+            System.out.printf("cgroup " + version + ", baseline policy: %d of %d jobs accepted, ended %s, exit %s, cgroup max usage %d MiB,"
                             + " failcnt %d, %s%n", accepted.size(), JOBS, ended,
                     ended ? service.process.exitValue() : "-", group.maxUsageBytes() / MIB, group.failCount(),
                     group.oomControl());

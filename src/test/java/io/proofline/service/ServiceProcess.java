@@ -39,10 +39,12 @@ final class ServiceProcess implements AutoCloseable {
     /** The child exited before it was ready (a poison job it picked up at once, say). */
     static final class ExitedException extends IllegalStateException {
         final int status;
+        final Path log;
 
         ExitedException(int status, Path log) {
             super("the service exited with " + status + " before it was ready; see " + log);
             this.status = status;
+            this.log = log;
         }
     }
 
@@ -149,6 +151,10 @@ final class ServiceProcess implements AutoCloseable {
 
     String log() throws IOException {
         return Files.readString(log);
+    }
+
+    Path logFile() {
+        return log;
     }
 
     @Override

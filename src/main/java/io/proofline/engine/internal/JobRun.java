@@ -35,6 +35,9 @@ final class JobRun<S, P> {
     private final AtomicReference<JobFailure> failure = new AtomicReference<>();
     private final CompletableFuture<JobResult> result = new CompletableFuture<>();
     private volatile Future<?> deadlineTimer;
+    /** Guards {@link #starting()}: the first partition runs the request's start hook, the others wait for it. */
+    private final Object start = new Object();
+    private boolean started;
     private volatile long finishedNanos = -1;
 
     JobRun(JobId id, JobRequest request, long sequence, long submittedNanos, boolean verify) {
@@ -85,6 +88,25 @@ final class JobRun<S, P> {
 
     void deadlineTimer(Future<?> timer) {
         deadlineTimer = timer;
+    }
+
+    /**
+     * A partition of the job is about to be synthesized: the first one runs the request's start hook (a failing hook
+     * is logged, not fatal); any other waits until it has run.
+     */
+    void starting() {
+        synchronized (start) {
+            if (started) {
+                return;
+            }
+            started = true;
+            try {
+                request.onStart().run();
+            } catch (RuntimeException e) {
+                System.getLogger(JobRun.class.getName()).log(System.Logger.Level.WARNING,
+                        "job " + id + ": its start hook failed: " + e);
+            }
+        }
     }
 
     /** Records the job's failure; true only for the first one. */

@@ -50,6 +50,7 @@ final class SynthesisStage<S, P> {
                 lifecycle.finish(partition, Stage.CANCELLED, null);
                 return;
             }
+            partition.job().starting();
             partition.moveTo(Stage.SYNTHESIZING);
             tracker.event(partition + " synthesizing");
             Attempt<S, P> attempt = partition.attempt();
