@@ -1,7 +1,7 @@
 package io.proofline.cli;
 
-import io.proofline.engine.HeapRule;
-import io.proofline.engine.MemoryLimit;
+import io.proofline.engine.memory.HeapRule;
+import io.proofline.engine.memory.MemoryLimit;
 
 import java.io.PrintStream;
 import java.util.Map;

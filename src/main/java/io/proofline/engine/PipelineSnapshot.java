@@ -1,5 +1,11 @@
 package io.proofline.engine;
 
+import io.proofline.engine.device.DeviceFigures;
+import io.proofline.engine.memory.BudgetFigures;
+import io.proofline.engine.memory.BufferCell;
+import io.proofline.engine.memory.BufferClass;
+import io.proofline.engine.memory.MemoryFigures;
+import io.proofline.engine.memory.ProcessMemory;
 import java.time.Instant;
 import java.util.List;
 

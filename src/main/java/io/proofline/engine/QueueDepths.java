@@ -8,7 +8,7 @@ package io.proofline.engine;
  * @param queueCapacity   how many partitions the queue admits
  * @param synthesizing    being synthesized
  * @param awaitingGpu     synthesized and waiting in the hand-off (or for a device)
- * @param handoffCapacity the hand-off's bound; {@code -1} when unbounded (the BASELINE policy)
+ * @param handoffCapacity the hand-off's bound; {@code -1} when unbounded (the lab's baseline admission)
  * @param proving         in prove start on a device
  * @param finalizing      in prove finish or verification
  */

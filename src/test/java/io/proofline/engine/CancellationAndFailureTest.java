@@ -1,5 +1,6 @@
 package io.proofline.engine;
 
+import io.proofline.engine.memory.BufferClass;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

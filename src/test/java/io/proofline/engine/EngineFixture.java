@@ -1,5 +1,11 @@
 package io.proofline.engine;
 
+import io.proofline.engine.device.DeviceFigures;
+import io.proofline.engine.device.ProvingDevice;
+import io.proofline.engine.memory.BufferTracker;
+import io.proofline.engine.memory.KeyResidency;
+import io.proofline.engine.memory.MemoryBudget;
+import io.proofline.engine.memory.PartitionFootprint;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

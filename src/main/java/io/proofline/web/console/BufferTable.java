@@ -1,7 +1,7 @@
 package io.proofline.web.console;
 
-import io.proofline.engine.BufferCell;
-import io.proofline.engine.BufferClass;
+import io.proofline.engine.memory.BufferCell;
+import io.proofline.engine.memory.BufferClass;
 import io.proofline.engine.PipelineSnapshot;
 import io.proofline.engine.Stage;
 

@@ -1,6 +1,6 @@
 package io.proofline.web.console;
 
-import io.proofline.engine.BufferClass;
+import io.proofline.engine.memory.BufferClass;
 import io.proofline.engine.Stage;
 import org.junit.jupiter.api.Test;
 

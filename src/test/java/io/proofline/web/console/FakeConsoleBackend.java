@@ -1,16 +1,16 @@
 package io.proofline.web.console;
 
-import io.proofline.engine.BufferCell;
-import io.proofline.engine.BufferClass;
-import io.proofline.engine.BudgetFigures;
-import io.proofline.engine.DeviceFigures;
-import io.proofline.engine.DeviceMemory;
+import io.proofline.engine.memory.BufferCell;
+import io.proofline.engine.memory.BufferClass;
+import io.proofline.engine.memory.BudgetFigures;
+import io.proofline.engine.device.DeviceFigures;
+import io.proofline.engine.device.DeviceMemory;
 import io.proofline.engine.JobState;
 import io.proofline.engine.PartitionStatus;
-import io.proofline.engine.MemoryFigures;
+import io.proofline.engine.memory.MemoryFigures;
 import io.proofline.engine.PipelineSnapshot;
 import io.proofline.engine.Priority;
-import io.proofline.engine.ProcessMemory;
+import io.proofline.engine.memory.ProcessMemory;
 import io.proofline.engine.QueueDepths;
 import io.proofline.engine.Stage;
 import io.proofline.engine.StageTimings;
