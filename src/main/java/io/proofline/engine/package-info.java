@@ -15,7 +15,7 @@
  *        ▼
  *  synthesis pool (synthesisWorkers)  PartitionProver.synthesize → WITNESS, ABC     [SYNTHESIZING]
  *        │   bounded Handoff (handoffCapacity); the reservation travels with the partition
- *        ▼                                                                        [AWAITING_GPU]
+ *        ▼                                                                        [AWAITING_DEVICE]
  *  proving workers: least-loaded device whose Bulkhead has room and CircuitBreaker is closed
  *        │   proveStart(device)  → PENDING; ABC freed, ABC bytes released               [PROVING]
  *        │   DeviceFaultException → breaker counts it, partition back to the hand-off, other device

@@ -81,8 +81,8 @@ class PipelineMetrics implements MeterBinder {
         gauge(registry, "proofline.queue.depth", "partitions per stage", p -> p.queues().queued(), "stage", "queued");
         gauge(registry, "proofline.queue.depth", "partitions per stage", p -> p.queues().synthesizing(),
                 "stage", "synthesizing");
-        gauge(registry, "proofline.queue.depth", "partitions per stage", p -> p.queues().awaitingGpu(),
-                "stage", "awaiting_gpu");
+        gauge(registry, "proofline.queue.depth", "partitions per stage", p -> p.queues().awaitingDevice(),
+                "stage", "awaiting_device");
         gauge(registry, "proofline.queue.depth", "partitions per stage", p -> p.queues().proving(), "stage", "proving");
         gauge(registry, "proofline.queue.depth", "partitions per stage", p -> p.queues().finalizing(),
                 "stage", "finalizing");
@@ -122,7 +122,7 @@ class PipelineMetrics implements MeterBinder {
             StageTimings t = p.timings();
             record(r, "queued", t.queueWait());
             record(r, "synthesizing", t.synthesis());
-            record(r, "awaiting_gpu", t.gpuWait());
+            record(r, "awaiting_device", t.deviceWait());
             record(r, "proving", t.proving());
             record(r, "finalizing", t.finalizing());
             record(r, "verifying", t.verify());

@@ -100,9 +100,9 @@ class ProvingEngineTest {
         f.prover.onProveStart = (work, device) -> proving.pass();
         JobId id = f.engine.submit(job(10));
         proving.awaitArrivals(1);
-        eventually("all synthesized", () -> f.engine.snapshot().cell(BufferClass.ABC, Stage.AWAITING_GPU).count() == 9);
+        eventually("all synthesized", () -> f.engine.snapshot().cell(BufferClass.ABC, Stage.AWAITING_DEVICE).count() == 9);
         PipelineSnapshot pileUp = f.engine.snapshot();
-        long waitingAbc = pileUp.cell(BufferClass.ABC, Stage.AWAITING_GPU).count();
+        long waitingAbc = pileUp.cell(BufferClass.ABC, Stage.AWAITING_DEVICE).count();
         long budgetAllows = f.budget.total() / PARTITION_BYTES;
         assertTrue(waitingAbc > budgetAllows, "ABC holders awaiting the GPU: " + waitingAbc + ", budget allows " + budgetAllows);
         assertTrue(pileUp.bytes(BufferClass.ABC) + pileUp.bytes(BufferClass.WITNESS) > f.budget.total());

@@ -143,7 +143,7 @@ class GpuFaultsTest {
 
     private void assertNothingInFlight() {
         QueueDepths q = engine.snapshot().queues();
-        assertThat(q.queued() + q.synthesizing() + q.awaitingGpu() + q.proving() + q.finalizing()).isZero();
+        assertThat(q.queued() + q.synthesizing() + q.awaitingDevice() + q.proving() + q.finalizing()).isZero();
         assertThat(engine.snapshot().devices()).allMatch(d -> d.busyWorkers() == 0);
     }
 

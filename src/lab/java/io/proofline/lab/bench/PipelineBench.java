@@ -317,7 +317,7 @@ final class PipelineBench implements BenchSuite {
                     config.verifyProofs() ? "every proof verified (pairing check)" : "proofs NOT verified");
             out.printf("  per partition (mean ms): queue wait %.1f, synthesis %.1f, device wait %.1f, prove start %.1f,"
                             + " finish %.1f, verify %.1f%n", perProof(stages.queueWait(), proofs),
-                    perProof(stages.synthesis(), proofs), perProof(stages.gpuWait(), proofs),
+                    perProof(stages.synthesis(), proofs), perProof(stages.deviceWait(), proofs),
                     perProof(stages.proving(), proofs), perProof(stages.finalizing(), proofs),
                     perProof(stages.verify(), proofs));
             StringBuilder busyFigures = new StringBuilder();

@@ -63,7 +63,7 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
     private final Dispatcher<S, P> dispatcher;
     private final DispatcherSupervisor dispatcherSupervisor;
     private final KeyResidency keys;
-    private final ProvingStage<S, P> proving;
+    private final ProveStartWorkers<S, P> proving;
     /** The CPU prover's NTT twiddle tables, charged to this engine's budget. */
     private final TwiddleCache twiddles;
     private final ExecutorService synthesisPool;
@@ -91,12 +91,12 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
         this.finalizerPool = Executors.newFixedThreadPool(config.finalizerThreads(), threads("finalizer"));
         this.timers = Executors.newSingleThreadScheduledExecutor(threads("deadlines"));
         Semaphore synthesisSlots = new Semaphore(config.synthesisWorkers());
-        SynthesisStage<S, P> synthesis = new SynthesisStage<>(prover, synthesisPool, synthesisSlots, handoff,
+        SynthesisWorkers<S, P> synthesis = new SynthesisWorkers<>(prover, synthesisPool, synthesisSlots, handoff,
                 lifecycle, tracker);
-        FinalizeStage<S, P> finalize = new FinalizeStage<>(prover, this.devices, finalizerPool, lifecycle, tracker);
+        FinalizeWorkers<S, P> finalize = new FinalizeWorkers<>(prover, this.devices, finalizerPool, lifecycle, tracker);
         this.keys = Objects.requireNonNull(keys, "keys");
         this.twiddles = BudgetedTwiddles.cache(budget, tracker);
-        this.proving = new ProvingStage<>(prover, handoff, this.devices, finalize, lifecycle, tracker,
+        this.proving = new ProveStartWorkers<>(prover, handoff, this.devices, finalize, lifecycle, tracker,
                 budget, config.admission(), keys, config.admissionWait(), twiddles);
         this.dispatcher = new Dispatcher<>(queue, budget, keys, twiddles, config.admission(), config.admissionWait(),
                 synthesisSlots, synthesis, lifecycle);
@@ -237,7 +237,7 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
 
     private QueueDepths queueDepths() {
         return new QueueDepths(counts.get(Stage.QUEUED), queue.capacity(), counts.get(Stage.SYNTHESIZING),
-                counts.get(Stage.AWAITING_GPU), handoff.capacity(), counts.get(Stage.PROVING),
+                counts.get(Stage.AWAITING_DEVICE), handoff.capacity(), counts.get(Stage.PROVING),
                 counts.get(Stage.FINALIZING) + counts.get(Stage.VERIFYING));
     }
 

@@ -41,13 +41,13 @@ final class Dispatcher<S, P> {
     private final AdmissionPolicy admission;
     private final Duration admissionWait;
     private final Semaphore synthesisSlots;
-    private final SynthesisStage<S, P> synthesis;
+    private final SynthesisWorkers<S, P> synthesis;
     private final Lifecycle<S, P> lifecycle;
     private volatile boolean stopped;
 
     Dispatcher(WorkQueue<PartitionRun<S, P>> queue, MemoryBudget budget, KeyResidency keys, TwiddleCache twiddles,
                AdmissionPolicy admission,
-               Duration admissionWait, Semaphore synthesisSlots, SynthesisStage<S, P> synthesis,
+               Duration admissionWait, Semaphore synthesisSlots, SynthesisWorkers<S, P> synthesis,
                Lifecycle<S, P> lifecycle) {
         this.queue = queue;
         this.budget = budget;

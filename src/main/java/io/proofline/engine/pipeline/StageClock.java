@@ -34,7 +34,7 @@ final class StageClock {
             spent[current.ordinal()] += nowNanos - enteredNanos;
         }
         long end = endedNanos >= 0 ? endedNanos : nowNanos;
-        return new StageTimings(of(spent, Stage.QUEUED), of(spent, Stage.SYNTHESIZING), of(spent, Stage.AWAITING_GPU),
+        return new StageTimings(of(spent, Stage.QUEUED), of(spent, Stage.SYNTHESIZING), of(spent, Stage.AWAITING_DEVICE),
                 of(spent, Stage.PROVING), of(spent, Stage.FINALIZING), of(spent, Stage.VERIFYING),
                 Duration.ofNanos(end - submittedNanos));
     }

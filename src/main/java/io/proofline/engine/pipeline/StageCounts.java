@@ -28,7 +28,7 @@ final class StageCounts {
 
     /** Partitions that left the queue and have not finished. */
     int inFlight() {
-        return get(Stage.SYNTHESIZING) + get(Stage.AWAITING_GPU) + get(Stage.PROVING) + get(Stage.FINALIZING)
+        return get(Stage.SYNTHESIZING) + get(Stage.AWAITING_DEVICE) + get(Stage.PROVING) + get(Stage.FINALIZING)
                 + get(Stage.VERIFYING);
     }
 }

@@ -242,7 +242,7 @@ class ServiceConsoleBackend implements ConsoleBackend {
             return StageTimings.ZERO;
         }
         Function<Long, Duration> ms = Duration::ofMillis;
-        return new StageTimings(ms.apply(t.queueWaitMs()), ms.apply(t.synthesisMs()), ms.apply(t.gpuWaitMs()),
-                ms.apply(t.gpuMs()), ms.apply(t.finalizeMs()), ms.apply(t.verifyMs()), ms.apply(t.totalMs()));
+        return new StageTimings(ms.apply(t.queueWaitMs()), ms.apply(t.synthesisMs()), ms.apply(t.deviceWaitMs()),
+                ms.apply(t.provingMs()), ms.apply(t.finalizeMs()), ms.apply(t.verifyMs()), ms.apply(t.totalMs()));
     }
 }

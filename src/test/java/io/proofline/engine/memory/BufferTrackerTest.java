@@ -27,10 +27,10 @@ class BufferTrackerTest {
         assertEquals(4096, s.process().offHeapBytes(), "only tracker-allocated buffers count as off-heap");
         assertEquals(1, s.process().offHeapBuffers());
 
-        abc.moveTo(Stage.AWAITING_GPU);
+        abc.moveTo(Stage.AWAITING_DEVICE);
         s = tracker.snapshot();
         assertEquals(0, s.cell(BufferClass.ABC, Stage.SYNTHESIZING).count());
-        assertEquals(1, s.cell(BufferClass.ABC, Stage.AWAITING_GPU).count());
+        assertEquals(1, s.cell(BufferClass.ABC, Stage.AWAITING_DEVICE).count());
 
         abc.close();
         abc.close();

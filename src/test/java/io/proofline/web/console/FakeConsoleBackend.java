@@ -36,9 +36,9 @@ final class FakeConsoleBackend implements ConsoleBackend {
     @Override
     public PipelineSnapshot snapshot() {
         List<BufferCell> cells = List.of(
-                new BufferCell(BufferClass.ABC, Stage.AWAITING_GPU, 28 * 3, 28 * 12 * GIB),
+                new BufferCell(BufferClass.ABC, Stage.AWAITING_DEVICE, 28 * 3, 28 * 12 * GIB),
                 new BufferCell(BufferClass.ABC, Stage.PROVING, 3, 12 * GIB),
-                new BufferCell(BufferClass.WITNESS, Stage.AWAITING_GPU, 28, 28 * 4 * GIB),
+                new BufferCell(BufferClass.WITNESS, Stage.AWAITING_DEVICE, 28, 28 * 4 * GIB),
                 new BufferCell(BufferClass.PENDING, Stage.FINALIZING, 2, 3 << 20),
                 new BufferCell(BufferClass.KEY_HOST, Stage.RESIDENT, 1, 47 * GIB),
                 // what the engine's tracker adds from the device's figures below

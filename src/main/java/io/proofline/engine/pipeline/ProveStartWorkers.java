@@ -29,12 +29,12 @@ import java.util.concurrent.ExecutorService;
  * CPU fallback beside GPUs), their bytes are reserved here, after placement and before prove start — evicting idle
  * keys first, waiting if need be — and returned with the ABC buffers when prove start ends or faults.
  */
-final class ProvingStage<S, P> {
+final class ProveStartWorkers<S, P> {
 
     private final PartitionProver<S, P> prover;
     private final Handoff<PartitionRun<S, P>> handoff;
     private final DevicePool devices;
-    private final FinalizeStage<S, P> finalizers;
+    private final FinalizeWorkers<S, P> finalizers;
     private final Lifecycle<S, P> lifecycle;
     private final BufferTracker tracker;
     private final MemoryBudget budget;
@@ -45,8 +45,8 @@ final class ProvingStage<S, P> {
     private final TwiddleCache twiddles;
     private volatile boolean stopped;
 
-    ProvingStage(PartitionProver<S, P> prover, Handoff<PartitionRun<S, P>> handoff, DevicePool devices,
-                 FinalizeStage<S, P> finalizers, Lifecycle<S, P> lifecycle, BufferTracker tracker,
+    ProveStartWorkers(PartitionProver<S, P> prover, Handoff<PartitionRun<S, P>> handoff, DevicePool devices,
+                 FinalizeWorkers<S, P> finalizers, Lifecycle<S, P> lifecycle, BufferTracker tracker,
                  MemoryBudget budget, AdmissionPolicy admission, KeyResidency keys, Duration admissionWait, TwiddleCache twiddles) {
         this.prover = prover;
         this.handoff = handoff;
@@ -135,14 +135,14 @@ final class ProvingStage<S, P> {
             } catch (DeviceFaultException fault) {
                 lease.faulted(fault);
                 partition.deviceFaulted(device, fault);
-                partition.moveTo(Stage.AWAITING_GPU);
+                partition.moveTo(Stage.AWAITING_DEVICE);
                 handoff.requeue(partition);
                 tracker.event(partition + " device fault (" + fault.kind() + ") on " + device.id());
                 return false;
             } catch (DeviceCapacityException full) {
                 // Not the device's fault: its breaker is untouched (the lease closes as abandoned).
                 partition.deviceFull(device, full, devices.completions());
-                partition.moveTo(Stage.AWAITING_GPU);
+                partition.moveTo(Stage.AWAITING_DEVICE);
                 handoff.requeue(partition);
                 tracker.event(partition + " no room on " + device.id() + ": " + full.getMessage());
                 return false;

@@ -13,7 +13,7 @@ import java.util.concurrent.Semaphore;
  * into the hand-off with its reservation. The synthesis slot is given back when the task ends, which under
  * the product's admission is after the (bounded) hand-off took the partition.
  */
-final class SynthesisStage<S, P> {
+final class SynthesisWorkers<S, P> {
 
     private final PartitionProver<S, P> prover;
     private final ExecutorService pool;
@@ -22,7 +22,7 @@ final class SynthesisStage<S, P> {
     private final Lifecycle<S, P> lifecycle;
     private final BufferTracker tracker;
 
-    SynthesisStage(PartitionProver<S, P> prover, ExecutorService pool, Semaphore slots,
+    SynthesisWorkers(PartitionProver<S, P> prover, ExecutorService pool, Semaphore slots,
                    Handoff<PartitionRun<S, P>> handoff, Lifecycle<S, P> lifecycle, BufferTracker tracker) {
         this.prover = prover;
         this.pool = pool;
@@ -55,7 +55,7 @@ final class SynthesisStage<S, P> {
             S synthesized = prover.synthesize(partition.work(), partition.buffers());
             partition.synthesized(synthesized);
             partition.inputConsumed();
-            partition.moveTo(Stage.AWAITING_GPU);
+            partition.moveTo(Stage.AWAITING_DEVICE);
             tracker.event(partition + " synthesized");
             handoff.put(partition);
         } catch (Throwable t) {

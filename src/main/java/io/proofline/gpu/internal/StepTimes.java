@@ -20,10 +20,10 @@ import static jcuda.driver.JCudaDriver.cuEventSynchronize;
  * Device time per stage of a multi-kernel operation: an event is recorded on the stream at each stage boundary
  * and the gaps are read after the stream is done. {@link #NONE} records nothing.
  */
-public class StageTimes implements AutoCloseable {
+public class StepTimes implements AutoCloseable {
 
     /** Records nothing (the default). */
-    public static final StageTimes NONE = new StageTimes() {
+    public static final StepTimes NONE = new StepTimes() {
         @Override
         public void mark(String stage, GpuStream stream) {
         }
@@ -64,9 +64,9 @@ public class StageTimes implements AutoCloseable {
      * A view that marks into this one with {@code step + ": "} before each stage's name: the parts of one step of a
      * longer sequence (an MSM's stages inside prove start). Closing the view closes nothing.
      */
-    public StageTimes within(String step) {
-        StageTimes whole = this;
-        return new StageTimes() {
+    public StepTimes within(String step) {
+        StepTimes whole = this;
+        return new StepTimes() {
             @Override
             public void mark(String stage, GpuStream stream) {
                 whole.mark(step + ": " + stage, stream);
@@ -82,7 +82,7 @@ public class StageTimes implements AutoCloseable {
      * Each stage (after the first mark) as {from, to} in ms after {@code origin}'s first mark, in order; {@code origin}
      * may be this or the times of another stream of the same context (one clock for both). Waits for both last events.
      */
-    public List<Span> spans(StageTimes origin) {
+    public List<Span> spans(StepTimes origin) {
         List<Span> out = new ArrayList<>();
         if (events.isEmpty() || origin.events.isEmpty()) {
             return out;

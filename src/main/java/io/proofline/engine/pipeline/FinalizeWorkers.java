@@ -16,7 +16,7 @@ import java.util.concurrent.RejectedExecutionException;
  * carries it with the pending proof and checks it); then every
  * buffer is freed and the rest of the reservation returned; then the optional verification.
  */
-final class FinalizeStage<S, P> {
+final class FinalizeWorkers<S, P> {
 
     private final PartitionProver<S, P> prover;
     private final DevicePool devices;
@@ -24,7 +24,7 @@ final class FinalizeStage<S, P> {
     private final Lifecycle<S, P> lifecycle;
     private final BufferTracker tracker;
 
-    FinalizeStage(PartitionProver<S, P> prover, DevicePool devices, ExecutorService pool, Lifecycle<S, P> lifecycle,
+    FinalizeWorkers(PartitionProver<S, P> prover, DevicePool devices, ExecutorService pool, Lifecycle<S, P> lifecycle,
                   BufferTracker tracker) {
         this.prover = prover;
         this.devices = devices;
