@@ -1,8 +1,8 @@
 /**
  * The proving engine: a memory-budgeted pipeline that turns jobs of 1..P partitions into Groth16 proofs through the
  * {@link io.proofline.engine.PartitionProver} port, which {@link io.proofline.engine.groth16.Groth16PartitionProver}
- * implements on the snark prover's backends. No Spring: the CLI, the lab and the service drive the same
- * {@link io.proofline.engine.ProvingEngine}. This is the reference picture of the pipeline and of a partition's
+ * implements on the snark prover's backends. No Spring: the service and the lab's {@code bench pipeline} drive the
+ * same {@link io.proofline.engine.ProvingEngine}. This is the reference picture of the pipeline and of a partition's
  * reservation; docs/ARCHITECTURE.md and docs/DESIGN.md point here instead of drawing their own.
  *
  * <h2>Pipeline</h2>
@@ -87,9 +87,8 @@
  *   <li>Beside partitions, the budget holds the cached keys ({@code KEY_HOST}: reserved with the first partition of
  *       their circuit, in use while admitted partitions of it are unfinished, evictable once in no use) and the CPU
  *       prover's NTT twiddle tables ({@code TWIDDLES}: taken only when free, at most a quarter of the budget, evicted
- *       before keys). Device
- *       memory ({@code KEY_DEVICE}, {@code SCRATCH_DEVICE}) is not the host budget: each GPU backend bounds its own
- *       resident keys and counts its buffers.</li>
+ *       before keys). Device memory ({@code KEY_DEVICE}, {@code SCRATCH_DEVICE}) is not the host budget: each GPU
+ *       backend bounds its own resident keys and counts its buffers.</li>
  * </ul>
  *
  * <h2>Ownership and the ways out</h2>
