@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.proofline.engine.ProvingEngine;
-import io.proofline.service.JobService;
+import io.proofline.service.jobs.JobService;
 import org.springframework.stereotype.Component;
 
 import java.time.Duration;

@@ -1,5 +1,9 @@
 package io.proofline.engine;
 
+import io.proofline.engine.memory.KeyAdmission;
+import io.proofline.engine.memory.KeyResidency;
+import io.proofline.engine.memory.MemoryBudget;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,7 @@
 package io.proofline.engine;
 
+import io.proofline.engine.device.ProvingDevice;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,15 +1,20 @@
 package io.proofline.service;
 
-import io.proofline.engine.BufferClass;
-import io.proofline.engine.BufferTracker;
+import io.proofline.service.circuits.CircuitService;
+import io.proofline.service.jobs.JobRunner;
+import io.proofline.service.circuits.KeyCache;
+import io.proofline.service.circuits.KeyCacheTest;
+
+import io.proofline.engine.memory.BufferClass;
+import io.proofline.engine.memory.BufferTracker;
 import io.proofline.engine.CircuitRef;
 import io.proofline.engine.EngineConfig;
 import io.proofline.engine.JobId;
 import io.proofline.engine.JobRequest;
 import io.proofline.engine.JobResult;
 import io.proofline.engine.JobState;
-import io.proofline.engine.MemoryBudget;
-import io.proofline.engine.PartitionFootprint;
+import io.proofline.engine.memory.MemoryBudget;
+import io.proofline.engine.memory.PartitionFootprint;
 import io.proofline.engine.PartitionInput;
 import io.proofline.engine.Priority;
 import io.proofline.engine.ProofOutput;

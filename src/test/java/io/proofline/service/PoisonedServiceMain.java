@@ -1,16 +1,19 @@
 package io.proofline.service;
 
+import io.proofline.service.config.DeviceBackends;
+import io.proofline.service.circuits.KeyCache;
+
 import io.proofline.ProoflineApplication;
-import io.proofline.engine.BufferAllocator;
-import io.proofline.engine.BufferTracker;
+import io.proofline.engine.memory.BufferAllocator;
+import io.proofline.engine.memory.BufferTracker;
 import io.proofline.engine.CircuitRef;
 import io.proofline.engine.EngineConfig;
-import io.proofline.engine.MemoryBudget;
-import io.proofline.engine.PartitionFootprint;
+import io.proofline.engine.memory.MemoryBudget;
+import io.proofline.engine.memory.PartitionFootprint;
 import io.proofline.engine.PartitionProver;
 import io.proofline.engine.PartitionWork;
 import io.proofline.engine.ProofOutput;
-import io.proofline.engine.ProvingDevice;
+import io.proofline.engine.device.ProvingDevice;
 import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.groth16.Groth16PartitionProver;
 import io.proofline.engine.groth16.StartedProof;

@@ -1,5 +1,10 @@
 package io.proofline.service;
 
+import io.proofline.service.circuits.CircuitService;
+import io.proofline.service.circuits.CircuitState;
+import io.proofline.service.config.RegistrationProperties;
+import io.proofline.service.circuits.RegistrationSteps;
+
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;

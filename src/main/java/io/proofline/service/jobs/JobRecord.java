@@ -1,0 +1,18 @@
+package io.proofline.service.jobs;
+
+import io.proofline.engine.JobState;
+import io.proofline.engine.Priority;
+
+import java.time.Instant;
+
+/**
+ * A job as the database keeps it.
+ *
+ * @param attempts   runs of it started and not handed back by their instance (the current one included)
+ * @param deadlineAt when the job fails if it has not finished, as its client asked; null for none
+ */
+public record JobRecord(String id, String circuitId, String requestId, JobState status, Priority priority,
+                        Boolean verify, int partitions, String owner, int attempts, boolean cancelRequested,
+                        String error, Timings timings, Instant createdAt, Instant startedAt, Instant finishedAt,
+                        Instant deadlineAt) {
+}
