@@ -51,7 +51,6 @@ final class PartitionRun<S, P> {
     private volatile ProvingDevice device;
     private Thread owner;
     private Attempt<S, P> attempt;
-    private int restarts;
     private ProofOutput output;
     private Throwable lastFault;
 
@@ -169,12 +168,7 @@ final class PartitionRun<S, P> {
         attempt = new Attempt<>(new PartitionBuffers(tracker, footprint));
         owner = null;
         device = null;
-        restarts++;
         moveTo(Stage.QUEUED);
-    }
-
-    synchronized int restarts() {
-        return restarts;
     }
 
     /** Prove start returned {@code value} on {@code startedOn}; only that device may finish it. */
