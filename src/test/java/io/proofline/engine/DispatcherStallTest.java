@@ -42,12 +42,12 @@ class DispatcherStallTest {
 
         @Override
         public long keyBytes(String circuitId) {
-            return 0;
+            return KeyResidency.NONE.keyBytes(circuitId);
         }
 
         @Override
         public long missingBytes(String circuitId) {
-            return 0;
+            return KeyResidency.NONE.missingBytes(circuitId);
         }
 
         @Override
@@ -63,7 +63,7 @@ class DispatcherStallTest {
 
         @Override
         public long evictUnused(long bytesWanted, List<String> queuedCircuits) {
-            return 0;
+            return KeyResidency.NONE.evictUnused(bytesWanted, queuedCircuits);
         }
     }
 

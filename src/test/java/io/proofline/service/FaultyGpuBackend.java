@@ -4,15 +4,14 @@ import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
 import io.proofline.snark.prover.BackendCapacityException;
-import io.proofline.snark.prover.ConstraintRows;
 import io.proofline.snark.prover.CpuProverBackend;
 import io.proofline.snark.prover.DeviceOpenException;
+import io.proofline.snark.prover.HostEvaluatedAbc;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.StickyFaultException;
 import io.proofline.snark.prover.Synthesized;
 
-import java.lang.foreign.Arena;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -72,9 +71,7 @@ public final class FaultyGpuBackend implements ProverBackend {
         if (!abcOnDevice) {
             return ProverBackend.super.proveStart(key, witness);
         }
-        try (ConstraintRows rows = ConstraintRows.of(key); Arena own = Arena.ofShared()) {
-            return proveStart(key, witness, rows.evaluate(witness, bytes -> own.allocate(bytes, 8)));
-        }
+        return HostEvaluatedAbc.proveStart(key, witness, this::proveStart);
     }
 
     @Override

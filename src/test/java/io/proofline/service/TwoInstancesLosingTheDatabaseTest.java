@@ -207,11 +207,17 @@ class TwoInstancesLosingTheDatabaseTest {
         return id;
     }
 
+    /** A's run of {@code job}, in the background, once its partition is proving (held there). */
+    private Future<JobRunner.Outcome> runOnAUntilItProves(String job) throws InterruptedException {
+        Future<JobRunner.Outcome> run = background.submit(() -> a.runner.run(job));
+        assertThat(held.arrived.await(20, TimeUnit.SECONDS)).as("A's partition is proving").isTrue();
+        return run;
+    }
+
     @Test
     void theInstanceThatLostTheDatabaseCannotOverwriteTheJobTheOtherFinished() throws Exception {
         String job = queuedJob();
-        Future<JobRunner.Outcome> runOfA = background.submit(() -> a.runner.run(job));
-        assertThat(held.arrived.await(20, TimeUnit.SECONDS)).as("A's partition is proving").isTrue();
+        Future<JobRunner.Outcome> runOfA = runOnAUntilItProves(job);
 
         connectionsOfA.down = true;
         JobRunner.Outcome outcomeOfB = b.runner.run(job);
@@ -245,8 +251,7 @@ class TwoInstancesLosingTheDatabaseTest {
     @Test
     void aProofComputedWhileTheDatabaseIsDownIsStoredOnceItIsBack() throws Exception {
         String job = queuedJob();
-        Future<JobRunner.Outcome> runOfA = background.submit(() -> a.runner.run(job));
-        assertThat(held.arrived.await(20, TimeUnit.SECONDS)).as("A's partition is proving").isTrue();
+        Future<JobRunner.Outcome> runOfA = runOnAUntilItProves(job);
 
         connectionsOfA.down = true;
         held.hold.countDown();

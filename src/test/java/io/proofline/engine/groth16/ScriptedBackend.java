@@ -3,13 +3,12 @@ package io.proofline.engine.groth16;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
-import io.proofline.snark.prover.ConstraintRows;
+import io.proofline.snark.prover.HostEvaluatedAbc;
 import io.proofline.snark.prover.CpuProverBackend;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.Synthesized;
 
-import java.lang.foreign.Arena;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -17,7 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * A test double of a device's {@link ProverBackend}: its own {@link CpuProverBackend} underneath, a hook before prove
  * start (to block, or to throw a {@code BackendFaultException} as a CUDA error would), and a record of the pending
  * proofs it started and finished, so a test can see a proof finished by a backend that did not start it. Made with
- * {@code abcOnDevice}, it stands for a GPU backend that evaluates a/b/c itself (with {@link ConstraintRows}' host
+ * {@code abcOnDevice}, it stands for a GPU backend that evaluates a/b/c itself (with the constraint rows' host
  * evaluation, in memory of its own) and refuses a/b/c from the host.
  */
 final class ScriptedBackend implements ProverBackend {
@@ -53,9 +52,7 @@ final class ScriptedBackend implements ProverBackend {
         if (!abcOnDevice) {
             return ProverBackend.super.proveStart(key, witness);
         }
-        try (ConstraintRows rows = ConstraintRows.of(key); Arena own = Arena.ofShared()) {
-            return start(key, witness, rows.evaluate(witness, bytes -> own.allocate(bytes, 8)));
-        }
+        return HostEvaluatedAbc.proveStart(key, witness, this::start);
     }
 
     @Override
