@@ -41,7 +41,9 @@ while (( $# > 0 )); do
 done
 # The JUnit console launcher of the project's JUnit version, for --tests.
 junit_version=6.0.3
-jcuda_version=12.6.0
+# The JCuda version is the pom's property, the one place it is written.
+jcuda_version="$(sed -n 's:.*<jcuda.version>\(.*\)</jcuda.version>.*:\1:p' pom.xml)"
+[[ -n "$jcuda_version" ]] || { echo "device-bundle: no <jcuda.version> in pom.xml" >&2; exit 1; }
 m2="${HOME}/.m2/repository/org/jcuda"
 
 # Kernels first (cached in .native-build/), then the classes without re-running nvcc through Maven.
