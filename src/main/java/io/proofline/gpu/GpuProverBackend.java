@@ -10,10 +10,9 @@ import io.proofline.algebra.curve.Msm;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
-import io.proofline.snark.prover.BackendCapacityException;
-import io.proofline.snark.prover.BackendFaultException;
-import io.proofline.snark.prover.DeviceOpenException;
-import io.proofline.snark.prover.StickyFaultException;
+import io.proofline.snark.prover.DeviceCapacityException;
+import io.proofline.snark.prover.DeviceFaultException;
+import io.proofline.snark.prover.DeviceFaultKind;
 import io.proofline.snark.prover.DeviceUsage;
 import io.proofline.snark.prover.DeviceShare;
 import io.proofline.snark.prover.PendingProof;
@@ -34,9 +33,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>The device is opened on first use (the ServiceLoader makes instances just to read their names). Without a
  * usable GPU, {@link #proveStart} throws {@link GpuUnavailableException} ({@code no GPU available: <reason>}), a
- * {@link DeviceOpenException}; a CUDA error during a proof becomes a {@link BackendFaultException} — a
- * {@link StickyFaultException} when it broke the context, which {@link #reopen()} rebuilds — and running out of device
- * memory a {@link BackendCapacityException}.
+ * {@link DeviceFaultKind#UNUSABLE} fault; a CUDA error during a proof becomes a {@link DeviceFaultException} —
+ * {@link DeviceFaultKind#STICKY} when it broke the context, which {@link #reopen()} rebuilds — and running out of
+ * device memory a {@link DeviceCapacityException}.
  *
  * <p>Settings come in a {@link GpuConfig}. Device memory for resident keys is half the device's share of
  * {@link GpuConfig#deviceMemoryBudgetBytes()} (by default half the device's memory); idle keys are evicted least
@@ -181,9 +180,9 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
     /**
      * Prove start on the worker; {@code abc} null: evaluated on the device. CUDA errors are sorted by what they say
      * about the device ({@link CudaFaults}): out of memory and a key over the key budget are capacity, not faults
-     * ({@link BackendCapacityException}); a sticky error closes the worker at once (releasing the broken context as
-     * far as the driver lets) and is a {@link StickyFaultException}; a device that cannot be opened is a
-     * {@link DeviceOpenException}. {@code alone}: both streams' work on one stream ({@link #proveStartAlone}).
+     * ({@link DeviceCapacityException}); a sticky error closes the worker at once (releasing the broken context as
+     * far as the driver lets) and is a {@link DeviceFaultKind#STICKY} fault; a device that cannot be opened an
+     * {@link DeviceFaultKind#UNUSABLE} one. {@code alone}: both streams' work on one stream ({@link #proveStartAlone}).
      */
     private PendingProof start(ProvingKey key, Witness witness, Synthesized abc, boolean alone) {
         Synthesis.checkShape(key, witness);
@@ -204,16 +203,16 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
                 return w.proveStart(key, witness, abc, alone);
             } catch (CudaException e) {
                 if (CudaFaults.outOfMemory(e)) {
-                    throw new BackendCapacityException(label + ": " + e.getMessage(), e, true);
+                    throw new DeviceCapacityException(label + ": " + e.getMessage(), e, true);
                 }
                 if (CudaFaults.sticky(e)) {
                     broken = true;
                     closeWorker();
-                    throw new StickyFaultException(label + ": " + e.getMessage(), e);
+                    throw new DeviceFaultException(label + ": " + e.getMessage(), e, DeviceFaultKind.STICKY);
                 }
-                throw new BackendFaultException(label + ": " + e.getMessage(), e);
+                throw new DeviceFaultException(label + ": " + e.getMessage(), e);
             } catch (ResidentKeyCache.BudgetExceededException e) {
-                throw new BackendCapacityException(label + ": " + e.getMessage(), e, e.everFits());
+                throw new DeviceCapacityException(label + ": " + e.getMessage(), e, e.everFits());
             } finally {
                 // The worker's figures, read while no proof runs; the buffer table reads this published copy.
                 if (!broken) {
@@ -225,12 +224,13 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         }
     }
 
-    /** The worker, opened on first use; an open that fails is a {@link DeviceOpenException}. */
+    /** The worker, opened on first use; an open that fails is an {@link DeviceFaultKind#UNUSABLE} fault. */
     private GpuProverWorker openedWorker() {
         try {
             return worker();
         } catch (CudaException e) {
-            throw new DeviceOpenException(label + " could not be opened: " + e.getMessage(), e);
+            throw new DeviceFaultException(label + " could not be opened: " + e.getMessage(), e,
+                    DeviceFaultKind.UNUSABLE);
         }
     }
 

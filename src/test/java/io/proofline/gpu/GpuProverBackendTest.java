@@ -3,6 +3,8 @@ package io.proofline.gpu;
 import io.proofline.gpu.internal.GpuDevices;
 import io.proofline.cli.Cli;
 import io.proofline.snark.SnarkCurves;
+import io.proofline.snark.prover.DeviceFaultException;
+import io.proofline.snark.prover.DeviceFaultKind;
 import io.proofline.snark.prover.Groth16Prover;
 import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.ProverBackends;
@@ -73,9 +75,9 @@ class GpuProverBackendTest {
         assumeFalse(gpuPresent(), "this machine has a GPU");
         try (DevSetup.Result dev = DevSetup.generate(SnarkCurves.BN128, 20, 1, 7)) {
             // The engine opens the breaker of a device whose lazy open fails.
-            assertInstanceOf(io.proofline.snark.prover.DeviceOpenException.class,
-                    assertThrows(RuntimeException.class, () -> new GpuProverBackend().proveStart(dev.key(),
-                            dev.witness())));
+            DeviceFaultException e = assertThrows(DeviceFaultException.class,
+                    () -> new GpuProverBackend().proveStart(dev.key(), dev.witness()));
+            assertEquals(DeviceFaultKind.UNUSABLE, e.kind());
         }
     }
 

@@ -3,9 +3,8 @@ package io.proofline.engine.groth16;
 import io.proofline.engine.memory.BufferAllocator;
 import io.proofline.engine.memory.BufferClass;
 import io.proofline.engine.CircuitRef;
-import io.proofline.engine.device.DeviceCapacityException;
-import io.proofline.engine.device.DeviceFaultException;
-import io.proofline.engine.device.DeviceFaultKind;
+import io.proofline.snark.prover.DeviceCapacityException;
+import io.proofline.snark.prover.DeviceFaultException;
 import io.proofline.engine.memory.OffHeapBuffer;
 import io.proofline.engine.memory.PartitionFootprint;
 import io.proofline.engine.PartitionInput;
@@ -21,10 +20,6 @@ import io.proofline.snark.format.FormatException;
 import io.proofline.snark.format.ProofJson;
 import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.WtnsReader;
-import io.proofline.snark.prover.BackendCapacityException;
-import io.proofline.snark.prover.BackendFaultException;
-import io.proofline.snark.prover.DeviceOpenException;
-import io.proofline.snark.prover.StickyFaultException;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.Synthesis;
@@ -133,21 +128,16 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
             }
             Synthesized abc = synthesized.abc() != null ? synthesized.abc() : hostAbc(key, witness, allocator);
             return new StartedProof(device.id(), backend.proveStart(key, witness, abc));
-        } catch (BackendFaultException e) {
-            throw deviceFault(device, e);
-        } catch (BackendCapacityException e) {
+        } catch (DeviceFaultException e) {
+            throw named(device, e);
+        } catch (DeviceCapacityException e) {
             throw new DeviceCapacityException("device " + device.id() + ": " + e.getMessage(), e, e.everFits());
         }
     }
 
-    /** The engine's fault for a backend's: one that could not open its device or broke its context opens the breaker. */
-    static DeviceFaultException deviceFault(ProvingDevice device, BackendFaultException e) {
-        DeviceFaultKind kind = switch (e) {
-            case DeviceOpenException open -> DeviceFaultKind.UNUSABLE;
-            case StickyFaultException sticky -> DeviceFaultKind.STICKY;
-            default -> DeviceFaultKind.TRANSIENT;
-        };
-        return new DeviceFaultException("device " + device.id() + ": " + e.getMessage(), e, kind);
+    /** The backend's fault, of the same kind, with the engine's name for its device first in the message. */
+    static DeviceFaultException named(ProvingDevice device, DeviceFaultException e) {
+        return new DeviceFaultException("device " + device.id() + ": " + e.getMessage(), e, e.kind());
     }
 
     @Override
@@ -160,8 +150,8 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
         Proof proof;
         try {
             proof = backend(device).proveFinish(pending);
-        } catch (BackendFaultException e) {
-            throw deviceFault(device, e);
+        } catch (DeviceFaultException e) {
+            throw named(device, e);
         }
         BigInteger[] publicSignals = pending.witness().publicSignals(pending.key().nPublic());
         return new ProofOutput(ProofJson.toString(proof), PublicSignalsJson.toString(publicSignals));

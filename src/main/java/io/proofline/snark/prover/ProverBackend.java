@@ -52,10 +52,10 @@ public interface ProverBackend {
     }
 
     /**
-     * Closes this backend's device context and worker and opens them anew, after a {@link StickyFaultException}
-     * left them unusable; backends without device state do nothing. Waits for a prove start in progress.
+     * Closes this backend's device context and worker and opens them anew, after a {@link DeviceFaultKind#STICKY}
+     * fault left them unusable; backends without device state do nothing. Waits for a prove start in progress.
      *
-     * @throws BackendFaultException when the device cannot be opened again
+     * @throws DeviceFaultException when the device cannot be opened again
      */
     default void reopen() {
     }
@@ -81,9 +81,9 @@ public interface ProverBackend {
      * {@code ΣA = Σ wᵢ·A[i]}, {@code ΣB1 = Σ wᵢ·B1[i]} over the whole witness, {@code ΣC = Σ_{i>ℓ} wᵢ·C[i]} and
      * {@code ΣH = Σ h_j·H[j]}.
      *
-     * @throws BackendFaultException when the device failed (not the inputs); {@link DeviceOpenException} when it
-     *                               could not be opened, {@link StickyFaultException} when it needs a {@link #reopen()}
-     * @throws BackendCapacityException when the proof does not fit the device's memory (not a fault)
+     * @throws DeviceFaultException when the device failed (not the inputs); its kind says whether it could not be
+     *                              opened or needs a {@link #reopen()}
+     * @throws DeviceCapacityException when the proof does not fit the device's memory (not a fault)
      * @throws java.util.concurrent.CancellationException when the calling thread was interrupted (its partition
      *                               cancelled) before the device work began
      */
@@ -102,8 +102,8 @@ public interface ProverBackend {
      * Prove start with a/b/c evaluated on the device; only for backends whose {@link #abcOnDevice()} is true.
      *
      * @throws UnsupportedOperationException from backends that read a/b/c from the host
-     * @throws BackendFaultException when the device failed (not the inputs); see the other prove start
-     * @throws BackendCapacityException when the proof does not fit the device's memory (not a fault)
+     * @throws DeviceFaultException when the device failed (not the inputs); see the other prove start
+     * @throws DeviceCapacityException when the proof does not fit the device's memory (not a fault)
      */
     default PendingProof proveStart(ProvingKey key, Witness witness) {
         throw new UnsupportedOperationException(name() + " reads a/b/c from the host: call proveStart with them");

@@ -15,7 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A test double of a device's {@link ProverBackend}: its own {@link CpuProverBackend} underneath, a hook before prove
- * start (to block, or to throw a {@code BackendFaultException} as a CUDA error would), and a record of the pending
+ * start (to block, or to throw a {@code DeviceFaultException} as a CUDA error would), and a record of the pending
  * proofs it started and finished, so a test can see a proof finished by a backend that did not start it. Made with
  * {@code abcOnDevice}, it stands for a GPU backend that evaluates a/b/c itself (with {@link ConstraintRows}' host
  * evaluation, in memory of its own) and refuses a/b/c from the host.
