@@ -10,6 +10,7 @@ import io.proofline.algebra.curve.Msm;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
+import io.proofline.snark.prover.AbcSource;
 import io.proofline.snark.prover.DeviceCapacityException;
 import io.proofline.snark.prover.DeviceFaultException;
 import io.proofline.snark.prover.DeviceFaultKind;
@@ -17,7 +18,7 @@ import io.proofline.snark.prover.DeviceUsage;
 import io.proofline.snark.prover.DeviceShare;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.ProofAssembly;
-import io.proofline.snark.prover.ProverBackend;
+import io.proofline.snark.prover.DeviceProverBackend;
 import io.proofline.snark.prover.Synthesis;
 import io.proofline.snark.prover.Synthesized;
 
@@ -27,9 +28,9 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The GPU {@link ProverBackend} ({@code --backend gpu}): prove start — H by NTTs and the four G1 MSMs — on one CUDA
- * device, with the key's G1 points resident there; prove finish — the G2 MSM ΣB2 with {@link Msm} on CPU threads, as
- * cuzk does, and the assembly — on the host, so the device can take the next partition meanwhile.
+ * The GPU backend ({@code --backend gpu}), a {@link DeviceProverBackend}: prove start — H by NTTs and the four G1
+ * MSMs — on one CUDA device, with the key's G1 points resident there; prove finish — the G2 MSM ΣB2 with {@link Msm}
+ * on CPU threads, as cuzk does, and the assembly — on the host, so the device can take the next partition meanwhile.
  *
  * <p>The device is opened on first use (the ServiceLoader makes instances just to read their names). Without a
  * usable GPU, {@link #proveStart} throws {@link GpuUnavailableException} ({@code no GPU available: <reason>}), a
@@ -47,7 +48,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * logical devices on one GPU have two workers (streams, modules, working buffers, key caches; the CUDA context is
  * the device's primary one, shared); their key budgets split the device's (half of the share's memory each).
  */
-public final class GpuProverBackend implements ProverBackend, AutoCloseable {
+public final class GpuProverBackend implements DeviceProverBackend {
 
     public static final String NAME = "gpu";
 
@@ -126,17 +127,12 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         }
     }
 
-    @Override
-    public ProverBackend onDevice(int deviceOrdinal) {
-        return deviceOrdinal == ordinal ? this : new GpuProverBackend(deviceOrdinal, config);
-    }
-
     /**
      * A new instance for {@code share}: half of the share's memory (the share's budget, else this configuration's,
      * else the device's memory, divided by its sharers) for resident keys, the rest left to working buffers.
      */
     @Override
-    public ProverBackend forDevice(DeviceShare share) {
+    public DeviceProverBackend forDevice(DeviceShare share) {
         long budget = share.memoryBudgetBytes() > 0 ? share.memoryBudgetBytes() : config.deviceMemoryBudgetBytes();
         return new GpuProverBackend(share.ordinal(), config, budget, share.sharers(),
                 "GPU " + share.ordinal() + " (" + share.id() + ")");
@@ -153,13 +149,13 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
     }
 
 
+    /**
+     * Prove start with a/b/c from the host (uploaded, whatever {@link GpuConfig#abc()} says) or evaluated on the
+     * device from the key's resident constraint rows (where {@link #abcOnDevice()}).
+     */
     @Override
-    public PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc) {
-        if (abc.domainSize() != key.domainSize()) {
-            throw new IllegalArgumentException("a/b/c vectors of " + abc.domainSize() + " elements for a domain of "
-                    + key.domainSize());
-        }
-        return start(key, witness, abc, false);
+    public PendingProof proveStart(ProvingKey key, Witness witness, AbcSource abc) {
+        return start(key, witness, hostVectors(key, abc), false);
     }
 
     /** Whether {@link GpuConfig#abc()} places a/b/c on the device (the default). */
@@ -168,13 +164,17 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         return config.abc() == GpuConfig.AbcPlacement.DEVICE;
     }
 
-    /** Prove start with a/b/c evaluated on the device from the key's resident constraint rows. */
-    @Override
-    public PendingProof proveStart(ProvingKey key, Witness witness) {
-        if (!abcOnDevice()) {
-            throw new UnsupportedOperationException(label + ": a/b/c are configured on the host (abc: host)");
-        }
-        return start(key, witness, null, false);
+    /** The host's a/b/c, or null for a/b/c on the device (which the key's rows must be resident for). */
+    private Synthesized hostVectors(ProvingKey key, AbcSource abc) {
+        return switch (abc) {
+            case AbcSource.Host host -> host.vectorsFor(key);
+            case AbcSource.OnDevice device -> {
+                if (!abcOnDevice()) {
+                    throw new IllegalArgumentException(label + ": a/b/c are configured on the host (abc: host)");
+                }
+                yield null;
+            }
+        };
     }
 
     /**
@@ -271,9 +271,9 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
      * waits for a running proof.
      */
     @Override
-    public Optional<DeviceUsage> deviceUsage() {
+    public DeviceUsage deviceUsage() {
         DeviceUsage u = usage;
-        return Optional.of(u == null ? DeviceUsage.NOTHING_HELD : u);
+        return u == null ? DeviceUsage.NOTHING_HELD : u;
     }
 
     private void publishUsage(GpuProverWorker w) {

@@ -3,7 +3,9 @@ package io.proofline.gpu;
 import io.proofline.gpu.internal.GpuDevices;
 import io.proofline.cli.Cli;
 import io.proofline.snark.SnarkCurves;
+import io.proofline.snark.prover.AbcSource;
 import io.proofline.snark.prover.DeviceFaultException;
+import io.proofline.snark.prover.DeviceShare;
 import io.proofline.snark.prover.DeviceFaultKind;
 import io.proofline.snark.prover.Groth16Prover;
 import io.proofline.snark.prover.ProverBackend;
@@ -48,8 +50,8 @@ class GpuProverBackendTest {
         GpuProverBackend host = new GpuProverBackend(new GpuConfig(GpuConfig.B2Placement.AUTO, 17,
                 java.util.Optional.empty(), 0, GpuConfig.AbcPlacement.HOST));
         assertFalse(host.abcOnDevice());
-        assertFalse(host.forDevice(new io.proofline.snark.prover.DeviceShare(0, "gpu0", 1, 0)).abcOnDevice());
-        assertThrows(UnsupportedOperationException.class, () -> host.proveStart(null, null));
+        assertFalse(host.forDevice(new DeviceShare(0, "gpu0", 1, 0)).abcOnDevice());
+        assertThrows(IllegalArgumentException.class, () -> host.proveStart(null, null, AbcSource.DEVICE));
     }
 
     @Test
@@ -61,7 +63,7 @@ class GpuProverBackendTest {
             Thread.currentThread().interrupt();
             try {
                 assertThrows(java.util.concurrent.CancellationException.class,
-                        () -> gpu.proveStart(dev.key(), dev.witness()));
+                        () -> gpu.proveStart(dev.key(), dev.witness(), AbcSource.DEVICE));
             } finally {
                 Thread.interrupted();
             }
@@ -76,7 +78,7 @@ class GpuProverBackendTest {
         try (DevSetup.Result dev = DevSetup.generate(SnarkCurves.BN128, 20, 1, 7)) {
             // The engine opens the breaker of a device whose lazy open fails.
             DeviceFaultException e = assertThrows(DeviceFaultException.class,
-                    () -> new GpuProverBackend().proveStart(dev.key(), dev.witness()));
+                    () -> new GpuProverBackend().proveStart(dev.key(), dev.witness(), AbcSource.DEVICE));
             assertEquals(DeviceFaultKind.UNUSABLE, e.kind());
         }
     }
@@ -88,7 +90,7 @@ class GpuProverBackendTest {
         assertInstanceOf(GpuProverBackend.class, gpu);
         assertEquals("gpu", gpu.name());
         // Asking for another device gives that device's backend, without opening anything.
-        assertInstanceOf(GpuProverBackend.class, gpu.onDevice(1));
+        assertInstanceOf(GpuProverBackend.class, ((GpuProverBackend) gpu).forDevice(new DeviceShare(1, "gpu1", 1, 0)));
     }
 
     @Test

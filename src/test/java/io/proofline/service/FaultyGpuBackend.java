@@ -3,13 +3,13 @@ package io.proofline.service;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
+import io.proofline.snark.prover.AbcSource;
 import io.proofline.snark.prover.CpuProverBackend;
+import io.proofline.snark.prover.DeviceBackendDouble;
 import io.proofline.snark.prover.DeviceCapacityException;
 import io.proofline.snark.prover.DeviceFaultException;
 import io.proofline.snark.prover.DeviceFaultKind;
 import io.proofline.snark.prover.PendingProof;
-import io.proofline.snark.prover.ProverBackend;
-import io.proofline.snark.prover.Synthesized;
 
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * them) until {@link #evict}ed; a key over the key budget never fits and an out-of-memory start may fit later.
  * Proofs are computed by a {@link CpuProverBackend} underneath. {@link #events} records what happened, in order.
  */
-public final class FaultyGpuBackend implements ProverBackend {
+public final class FaultyGpuBackend extends DeviceBackendDouble {
 
     @FunctionalInterface
     interface Hook {
@@ -54,7 +54,7 @@ public final class FaultyGpuBackend implements ProverBackend {
     }
 
     @Override
-    public PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc) {
+    public PendingProof proveStart(ProvingKey key, Witness witness, AbcSource abc) {
         synchronized (this) {
             openLazily();
             if (broken) {

@@ -7,7 +7,6 @@ import io.proofline.snark.prover.DeviceCapacityException;
 import io.proofline.snark.prover.DeviceFaultException;
 import io.proofline.engine.memory.OffHeapBuffer;
 import io.proofline.engine.memory.PartitionFootprint;
-import io.proofline.engine.PartitionInput;
 import io.proofline.engine.PartitionProver;
 import io.proofline.engine.PartitionWork;
 import io.proofline.engine.ProofOutput;
@@ -20,6 +19,7 @@ import io.proofline.snark.format.FormatException;
 import io.proofline.snark.format.ProofJson;
 import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.WtnsReader;
+import io.proofline.snark.prover.AbcSource;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.Synthesis;
@@ -123,10 +123,8 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
         ProvingKey key = synthesized.key();
         Witness witness = synthesized.witness();
         try {
-            if (backend.abcOnDevice()) {
-                return new StartedProof(device.id(), backend.proveStart(key, witness));
-            }
-            Synthesized abc = synthesized.abc() != null ? synthesized.abc() : hostAbc(key, witness, allocator);
+            AbcSource abc = backend.abcOnDevice() ? AbcSource.DEVICE : AbcSource.host(
+                    synthesized.abc() != null ? synthesized.abc() : hostAbc(key, witness, allocator));
             return new StartedProof(device.id(), backend.proveStart(key, witness, abc));
         } catch (DeviceFaultException e) {
             throw named(device, e);

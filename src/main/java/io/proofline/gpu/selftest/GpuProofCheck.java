@@ -12,6 +12,7 @@ import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.VerificationKeyJson;
 import io.proofline.snark.format.WtnsReader;
 import io.proofline.snark.format.ZkeyReader;
+import io.proofline.snark.prover.AbcSource;
 import io.proofline.snark.prover.CpuProverBackend;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.Synthesis;
@@ -187,7 +188,7 @@ public final class GpuProofCheck {
             // The CPU backend may overwrite its a/b/c: a fresh synthesis.
             Synthesized abcCpu = Synthesis.evaluate(key, witness, bytes -> arena.allocate(bytes, 8));
             long s = System.nanoTime();
-            PendingProof cpu = new CpuProverBackend().proveStart(key, witness, abcCpu);
+            PendingProof cpu = new CpuProverBackend().proveStart(key, witness, AbcSource.host(abcCpu));
             double cpuMs = (System.nanoTime() - s) / 1e6;
             boolean same = Arrays.equals(cpu.sumA(), pending.sumA()) && Arrays.equals(cpu.sumB1(), pending.sumB1())
                     && Arrays.equals(cpu.sumC(), pending.sumC()) && Arrays.equals(cpu.sumH(), pending.sumH())

@@ -5,6 +5,7 @@ import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.VerifyingKey;
 import io.proofline.snark.Witness;
+import io.proofline.snark.prover.AbcSource;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.Synthesized;
 import io.proofline.snark.verifier.Groth16Verifier;
@@ -64,7 +65,7 @@ record ProofTiming(double firstStartMs, double[] warmStartMs, double[] finishMs,
     }
 
     private static PendingProof start(GpuProverBackend gpu, ProvingKey key, Witness witness, Synthesized abc) {
-        return abc == null ? gpu.proveStart(key, witness) : gpu.proveStart(key, witness, abc);
+        return gpu.proveStart(key, witness, abc == null ? AbcSource.DEVICE : AbcSource.host(abc));
     }
 
     boolean allVerified() {

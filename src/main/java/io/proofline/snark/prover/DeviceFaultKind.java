@@ -14,7 +14,7 @@ public enum DeviceFaultKind {
 
     /**
      * The device's context is unusable until rebuilt (a sticky CUDA error such as an illegal address): the breaker
-     * opens at once, and the engine resets the device ({@link ProverBackend#reopen()}) before its half-open
+     * opens at once, and the engine resets the device ({@link DeviceProverBackend#reopen()}) before its half-open
      * trial.
      */
     STICKY

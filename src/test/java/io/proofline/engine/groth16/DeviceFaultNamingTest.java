@@ -1,5 +1,6 @@
 package io.proofline.engine.groth16;
 
+import io.proofline.snark.prover.AbcSource;
 import io.proofline.snark.prover.DeviceCapacityException;
 import io.proofline.snark.prover.DeviceFaultException;
 import io.proofline.snark.prover.DeviceFaultKind;
@@ -42,7 +43,7 @@ class DeviceFaultNamingTest {
                 new RuntimeException("CUDA_ERROR_ILLEGAL_ADDRESS"));
         ProverBackend failing = new ProverBackend() {
             public String name() { return "failing"; }
-            public PendingProof proveStart(ProvingKey k, Witness w, Synthesized abc) { throw fault; }
+            public PendingProof proveStart(ProvingKey k, Witness w, AbcSource abc) { throw fault; }
             public Proof proveFinish(PendingProof p) { throw new AssertionError(); }
         };
         try (ProvingKey key = ZkeyReader.read(MUL3.resolve("circuit.zkey"));
@@ -90,7 +91,7 @@ class DeviceFaultNamingTest {
     private static Groth16PartitionProver throwing(ProvingKey key, RuntimeException e) {
         ProverBackend backend = new ProverBackend() {
             public String name() { return "throwing"; }
-            public PendingProof proveStart(ProvingKey k, Witness w, Synthesized abc) { throw e; }
+            public PendingProof proveStart(ProvingKey k, Witness w, AbcSource abc) { throw e; }
             public Proof proveFinish(PendingProof p) { throw new AssertionError(); }
         };
         return new Groth16PartitionProver(new SingleCircuit("mul3", key), Map.of("gpu0", backend));
