@@ -5,6 +5,7 @@ import io.proofline.gpu.internal.CudaFaults;
 import io.proofline.gpu.internal.GpuDevice;
 import io.proofline.gpu.internal.GpuDevices;
 import io.proofline.gpu.internal.GpuProverWorker;
+import io.proofline.gpu.internal.ProveStartProbe;
 import io.proofline.gpu.internal.ResidentKeyCache;
 import io.proofline.algebra.curve.Msm;
 import io.proofline.snark.Proof;
@@ -62,6 +63,8 @@ public final class GpuProverBackend implements DeviceProverBackend {
     private final int sharers;
     /** For messages: {@code GPU 0} or, for a logical device, {@code GPU 0 (gpu1)}. */
     private final String label;
+    /** What the worker tells about each prove start: {@link ProveStartProbe#NONE} unless the lab times the steps. */
+    private final ProveStartProbe probe;
     private GpuProverWorker worker;
     /** One prove start at a time on this logical device; a waiting one leaves when its partition is cancelled. */
     private final ReentrantLock proving = new ReentrantLock();
@@ -75,15 +78,19 @@ public final class GpuProverBackend implements DeviceProverBackend {
 
     /** Device 0 with {@code config}. */
     public GpuProverBackend(GpuConfig config) {
-        this(0, config);
+        this(config, ProveStartProbe.NONE);
     }
 
-    /** Device {@code ordinal} with {@code config}. */
-    public GpuProverBackend(int ordinal, GpuConfig config) {
-        this(ordinal, config, config.deviceMemoryBudgetBytes(), 1, "GPU " + ordinal);
+    /**
+     * Device 0 with {@code config}, each prove start told to {@code probe}: the seam of the lab's timing harness
+     * (io.proofline.lab.gpu), which records the steps' device times; the service and the CLI never pass one.
+     */
+    public GpuProverBackend(GpuConfig config, ProveStartProbe probe) {
+        this(0, config, config.deviceMemoryBudgetBytes(), 1, "GPU 0", probe);
     }
 
-    private GpuProverBackend(int ordinal, GpuConfig config, long shareBytes, int sharers, String label) {
+    private GpuProverBackend(int ordinal, GpuConfig config, long shareBytes, int sharers, String label,
+                             ProveStartProbe probe) {
         if (ordinal < 0 || shareBytes < 0 || sharers < 1) {
             throw new IllegalArgumentException("device " + ordinal + ", memory budget " + shareBytes + ", shared by "
                     + sharers);
@@ -93,6 +100,7 @@ public final class GpuProverBackend implements DeviceProverBackend {
         this.shareBytes = shareBytes;
         this.sharers = sharers;
         this.label = label;
+        this.probe = probe;
     }
 
     /** The CUDA ordinal of the physical device. */
@@ -135,7 +143,7 @@ public final class GpuProverBackend implements DeviceProverBackend {
     public DeviceProverBackend forDevice(DeviceShare share) {
         long budget = share.memoryBudgetBytes() > 0 ? share.memoryBudgetBytes() : config.deviceMemoryBudgetBytes();
         return new GpuProverBackend(share.ordinal(), config, budget, share.sharers(),
-                "GPU " + share.ordinal() + " (" + share.id() + ")");
+                "GPU " + share.ordinal() + " (" + share.id() + ")", probe);
     }
 
     /** The CUDA devices present; 0 without a driver or device. */
@@ -155,7 +163,7 @@ public final class GpuProverBackend implements DeviceProverBackend {
      */
     @Override
     public PendingProof proveStart(ProvingKey key, Witness witness, AbcSource abc) {
-        return start(key, witness, hostVectors(key, abc), false);
+        return start(key, witness, hostVectors(key, abc));
     }
 
     /** Whether {@link GpuConfig#abc()} places a/b/c on the device (the default). */
@@ -182,9 +190,9 @@ public final class GpuProverBackend implements DeviceProverBackend {
      * about the device ({@link CudaFaults}): out of memory and a key over the key budget are capacity, not faults
      * ({@link DeviceCapacityException}); a sticky error closes the worker at once (releasing the broken context as
      * far as the driver lets) and is a {@link DeviceFaultKind#STICKY} fault; a device that cannot be opened an
-     * {@link DeviceFaultKind#UNUSABLE} one. {@code alone}: both streams' work on one stream ({@link #proveStartAlone}).
+     * {@link DeviceFaultKind#UNUSABLE} one.
      */
-    private PendingProof start(ProvingKey key, Witness witness, Synthesized abc, boolean alone) {
+    private PendingProof start(ProvingKey key, Witness witness, Synthesized abc) {
         Synthesis.checkShape(key, witness);
         try {
             proving.lockInterruptibly();
@@ -200,7 +208,7 @@ public final class GpuProverBackend implements DeviceProverBackend {
             GpuProverWorker w = openedWorker();
             boolean broken = false;
             try {
-                return w.proveStart(key, witness, abc, alone);
+                return w.proveStart(key, witness, abc);
             } catch (CudaException e) {
                 if (CudaFaults.outOfMemory(e)) {
                     throw new DeviceCapacityException(label + ": " + e.getMessage(), e, true);
@@ -294,21 +302,6 @@ public final class GpuProverBackend implements DeviceProverBackend {
         return ProofAssembly.assemble(pending, sumB2);
     }
 
-    /** The last prove start's steps, host and device ({@link ProveStartSteps}); {@link ProveStartSteps#NONE} before the first. */
-    public synchronized ProveStartSteps lastProveStartSteps() {
-        return worker == null ? ProveStartSteps.NONE : worker.lastSteps();
-    }
-
-    /**
-     * A diagnostic for benchmarks: one prove start with stream h's work queued after stream w's on one stream, so that
-     * each step runs alone and its span in the returned steps is its own device time ({@link ProveStartSteps}).
-     * {@code abc} null: evaluated on the device. Slower than {@link #proveStart}: never for proofs that are served.
-     */
-    public ProveStartSteps proveStartAlone(ProvingKey key, Witness witness, Synthesized abc) {
-        start(key, witness, abc, true);
-        return lastProveStartSteps();
-    }
-
     /** Device bytes held by resident keys, and by working buffers; {0, 0} before the device was opened. */
     public synchronized long[] deviceBytes() {
         return worker == null ? new long[2] : new long[] {worker.keys().residentBytes(), worker.scratchBytes()};
@@ -343,7 +336,7 @@ public final class GpuProverBackend implements DeviceProverBackend {
             }
             GpuDevice device = devices.get(ordinal);
             long share = shareBytes > 0 ? shareBytes : device.totalMemoryBytes();
-            worker = new GpuProverWorker(device, share / 2 / sharers, config);
+            worker = new GpuProverWorker(device, share / 2 / sharers, config, probe);
             publishUsage(worker);
         }
         return worker;

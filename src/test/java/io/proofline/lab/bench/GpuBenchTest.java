@@ -5,7 +5,7 @@ import io.proofline.cli.UsageException;
 import io.proofline.gpu.GpuCurve;
 import io.proofline.gpu.internal.GpuDevices;
 import io.proofline.gpu.GpuUnavailableException;
-import io.proofline.gpu.selftest.GpuBenchmark;
+import io.proofline.lab.gpu.GpuBenchmark;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

@@ -1,4 +1,4 @@
-package io.proofline.gpu.selftest;
+package io.proofline.lab.gpu;
 
 import io.proofline.gpu.GpuProverBackend;
 import io.proofline.snark.Proof;
@@ -17,8 +17,7 @@ import java.util.Arrays;
 /**
  * One key and witness proved on the GPU backend, timed by the host clock: prove start's first call (which uploads the
  * key unless it is already resident), then {@code warmRuns} warm calls; prove finish (ΣB2 on CPU threads, the
- * assembly) {@code finishRuns} times, each proof checked with {@link Groth16Verifier}. Shared by {@code gpu-selftest
- * --proofs}, {@code --fixtures} and {@code bench gpu}.
+ * assembly) {@code finishRuns} times, each proof checked with {@link Groth16Verifier}: {@code bench gpu}'s proof rows.
  *
  * @param firstStartMs prove start's first call
  * @param warmStartMs  the warm calls, sorted
