@@ -27,7 +27,7 @@ final class HeapOptsCommand implements Cli.Command {
         }
         OptionalLong given = OptionalLong.empty();
         if (opts.containsKey("--limit")) {
-            long bytes = ByteSizes.parse(opts.get("--limit"));
+            long bytes = Options.bytes(opts, "--limit", 0);
             if (bytes <= 0) {
                 throw new UsageException("--limit must be positive");
             }

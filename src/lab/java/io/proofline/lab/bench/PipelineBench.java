@@ -3,7 +3,6 @@ package io.proofline.lab.bench;
 import io.proofline.cli.GpuOptions;
 import io.proofline.cli.WitnessOption;
 import io.proofline.cli.Options;
-import io.proofline.cli.ByteSizes;
 import io.proofline.cli.UsageException;
 import io.proofline.engine.memory.BufferClass;
 import io.proofline.engine.memory.BufferTracker;
@@ -143,8 +142,11 @@ final class PipelineBench implements BenchSuite {
             throw new UsageException("--devices needs at least one device");
         }
         Optional<MemoryPlan> plan = memoryPlan(opts, backend.equals("gpu") ? new HashSet<>(ordinals).size() : 0);
+        if (plan.isEmpty()) {
+            Options.require(opts, "--budget");
+        }
         OptionalLong givenBudget = plan.isPresent() ? OptionalLong.empty()
-                : OptionalLong.of(ByteSizes.parse(Options.require(opts, "--budget")));
+                : OptionalLong.of(Options.bytes(opts, "--budget", 0));
 
         List<BackendDevice> devices = new ArrayList<>();
         List<Circuit> circuits = new ArrayList<>();
@@ -367,8 +369,8 @@ final class PipelineBench implements BenchSuite {
         if (!opts.containsKey("--limit")) {
             return Optional.empty();
         }
-        long limit = ByteSizes.parse(opts.get("--limit"));
-        OptionalLong budget = opts.containsKey("--budget") ? OptionalLong.of(ByteSizes.parse(opts.get("--budget")))
+        long limit = Options.bytes(opts, "--limit", 0);
+        OptionalLong budget = opts.containsKey("--budget") ? OptionalLong.of(Options.bytes(opts, "--budget", 0))
                 : OptionalLong.empty();
         try {
             return Optional.of(MemoryPlan.detect(OptionalLong.of(limit), FixedMemory.ofThisJvm(

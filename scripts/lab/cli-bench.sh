@@ -2,8 +2,8 @@
 # The one-shot CLI against snarkjs on a circom circuit of 52,320 constraints (2^16 domain), each run a cold process,
 # as a user's script calls a prover once per proof (issue #22; docs/BENCHMARKS.md, "One-shot CLI").
 #
-# Usage: scripts/cli-bench.sh fixture                  build .fixtures/bench/bn128/poseidon_chain/ once (cached)
-#        scripts/cli-bench.sh run [RUNS] [VARIANT ...]  RUNS rounds (default 5); each round runs every variant once,
+# Usage: scripts/lab/cli-bench.sh fixture                  build .fixtures/bench/bn128/poseidon_chain/ once (cached)
+#        scripts/lab/cli-bench.sh run [RUNS] [VARIANT ...]  RUNS rounds (default 5); each round runs every variant once,
 #                                                       in turn, so that load changes hit all of them alike
 # A variant is a name and a command, NAME=COMMAND; by default:
 #   snarkjs   .fixtures/node_modules/.bin/snarkjs groth16 prove <zkey> <wtns> <proof> <public>
@@ -14,7 +14,7 @@
 # bin/proofline's jar (mvn package).
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 TOOLS="$ROOT/.fixtures"
 SNARKJS="$TOOLS/node_modules/.bin/snarkjs"
 DIR="$TOOLS/bench/bn128/poseidon_chain"
@@ -70,7 +70,7 @@ stats() {
 
 run() {
   local runs=${1:-5}; shift || true
-  [[ -s "$DIR/circuit.zkey" ]] || die "no fixture: run scripts/cli-bench.sh fixture first"
+  [[ -s "$DIR/circuit.zkey" ]] || die "no fixture: run scripts/lab/cli-bench.sh fixture first"
   work="$(mktemp -d)"
   local variants=("$@")
   if ((${#variants[@]} == 0)); then

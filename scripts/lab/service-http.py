@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The HTTP calls of scripts/device-service-run.sh, in Python's standard library only: the GPU machine has python3
+"""The HTTP calls of scripts/lab/device-service-run.sh, in Python's standard library only: the GPU machine has python3
 but no promise of curl. Every call has a timeout; a failed call exits non-zero with the reason on stderr.
 
   service-http.py ready BASE TIMEOUT_S                 waits until /actuator/health/readiness is UP

@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # A kernel change measured against its baselines in one device call (issue #21's method: same machine, same inputs,
 # each side's kernels built there from its own native-cuda/). Runs on the GPU machine from the repository root, with
-# the bundle of `scripts/device-bundle.sh --kernels-there --base COMMIT [--base COMMIT2 ...]` carried as .device/ or
+# the bundle of `scripts/lab/device-bundle.sh --kernels-there --base COMMIT [--base COMMIT2 ...]` carried as .device/ or
 # packed as .device-pack/device.tar.xz (the 64 MiB limit; the pack command is printed by device-bundle.sh):
 #
-#   scripts/device-kernels-ab.sh [bench gpu arguments]
+#   scripts/lab/device-kernels-ab.sh [bench gpu arguments]
 #
 #   1. builds the working tree's kernels (/tmp/kn) and each baseline's (/tmp/kb-COMMIT) side by side;
 #   2. gpu-selftest of the new kernels (every check against the CPU) into $OUT/selftest.txt, and GPU proofs of the
-#      committed fixtures into $OUT/proofs.tgz (verify them here: tar xzf, then scripts/verify-gpu-proofs.sh proofs);
+#      committed fixtures into $OUT/proofs.tgz (verify them here: tar xzf, then scripts/lab/verify-gpu-proofs.sh proofs);
 #   3. bench gpu with the same arguments and seed on each baseline, then on the new kernels, into
 #      $OUT/bench-COMMIT.txt and $OUT/bench-new.txt (default arguments: --msm 20,22,24 --g2-msm 20 --ntt 20,24
 #      --proofs 20 --repeats 11 --seed 11).
 # Everything is also printed, time-stamped; without a baseline in the bundle step 3 runs the new kernels only.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out="${OUT:-/tmp/kernels-ab}"
 mkdir -p "$out"
 t0=$(date +%s)

@@ -25,14 +25,14 @@
 # archive (29 MB): the AOT cache that bin/aot-cache.sh makes there holds the JDK's classes too. Intermediate results
 # are kept in target/service-bundle/ (the runtime is linked again only when the module list or the JDK changes).
 #
-#   scripts/service-bundle.sh                 # then carry .service to the GPU machine; scripts/device-service-run.sh
+#   scripts/lab/service-bundle.sh                 # then carry .service to the GPU machine; scripts/lab/device-service-run.sh
 #                                             # there unpacks and runs it
-#   PROOFLINE_SERVICE_DIR=DIR scripts/service-bundle.sh     puts the archive into DIR instead of .service/
+#   PROOFLINE_SERVICE_DIR=DIR scripts/lab/service-bundle.sh     puts the archive into DIR instead of .service/
 #   PROOFLINE_XZ_LEVEL=6 ...                  quicker, a few MB larger (default 9)
 #
 # Needs JDK 25 (JAVA_HOME, else the java on the PATH), Maven, python3 (to rewrite the jars) and xz.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 export JAVA_HOME="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}"
 out="${PROOFLINE_SERVICE_DIR:-.service}"
 level="${PROOFLINE_XZ_LEVEL:-9}"
@@ -138,9 +138,11 @@ cat > "$tree/bin/proofline" <<'RUN'
 #!/usr/bin/env bash
 # Proofline with its bundled runtime: `proofline serve [--spring.options]` starts the service, any other first
 # argument is a CLI command (proofline dev-circuit ..., proofline bench http ...), through the repository's launcher
-# (bin/launcher) with this runtime and jar. PROOFLINE_JAVA_OPTS, when set, replaces the heap options.
+# (bin/launcher) with this runtime and jar. PROOFLINE_JAVA_OPTS, when set, replaces the heap options. The bundle's one
+# jar carries the lab's classes too (target/classes), so it is also the lab jar the launcher asks for.
 home="$(cd "$(dirname "$0")/.." && pwd)"
-JAVA_HOME="$home/jre" PROOFLINE_JAR="$home/app/proofline.jar" exec "$home/bin/launcher" "$@"
+JAVA_HOME="$home/jre" PROOFLINE_JAR="$home/app/proofline.jar" PROOFLINE_LAB_JAR="$home/app/proofline.jar" \
+  exec "$home/bin/launcher" "$@"
 RUN
 chmod +x "$tree/bin/proofline" "$tree/bin/launcher" "$tree/bin/aot-cache.sh"
 
@@ -161,4 +163,4 @@ say "with the working tree (tracked $(mib "$checkout"), untracked $(mib "${other
 if ((archive + checkout + ${others:-0} > limit)); then
     say "WARNING: over 64 MiB: the device run would be refused"
 fi
-say "done in $(( $(date +%s) - started )) s; on the GPU machine (carry $out):  scripts/device-service-run.sh"
+say "done in $(( $(date +%s) - started )) s; on the GPU machine (carry $out):  scripts/lab/device-service-run.sh"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Uniform against PoRep-like witnesses on the GPU machine (issue #21, "Real witnesses, not only uniform ones"): the
 # kernels and whole proofs with each distribution, and the Filecoin-shaped engine run with each. It runs there from the
-# repository root with .service/ carried (scripts/service-bundle.sh builds it here) and prints everything to stdout:
+# repository root with .service/ carried (scripts/lab/service-bundle.sh builds it here) and prints everything to stdout:
 #
 #   1. builds the kernels for sm_90 (native-cuda/build.sh) while it unpacks the bundle;
 #   2. bench gpu --msm 20,22,24 --g2-msm 20 --proofs 20 --ntt none, --witness uniform then porep (both curves);

@@ -6,21 +6,21 @@
 #   .device/lib/proofline-core.jar   target/classes with native/ (the fatbins and modules.list; no Spring)
 #   .device/lib/jcuda-*.jar          JCuda, and its natives jar cut down to libJCudaDriver (it needs only libcuda.so.1)
 #   .device/lib/*.jar                the other non-Spring runtime libraries of the core (Jackson, Chicory, ...)
-#   .device/run.sh         runs a CLI command there, e.g. .device/run.sh gpu-selftest --bench
+#   .device/run.sh         runs a CLI command there (the lab's too), e.g. .device/run.sh gpu-bench
 #
-#   scripts/device-bundle.sh            # kernels for sm_90 only (the H200); PROOFLINE_CUDA_ARCHS="80 89 90" for all
-#   scripts/device-bundle.sh --kernels-there
+#   scripts/lab/device-bundle.sh            # kernels for sm_90 only (the H200); PROOFLINE_CUDA_ARCHS="80 89 90" for all
+#   scripts/lab/device-bundle.sh --kernels-there
 #         no local nvcc run: the printed command builds the fatbin on the GPU machine (16 cores: about a minute,
 #         against many minutes on a busy 2-core development machine) and passes it with --kernels DIR
-#   scripts/device-bundle.sh --kernels-there --base COMMIT [--base COMMIT2 ...]
+#   scripts/lab/device-bundle.sh --kernels-there --base COMMIT [--base COMMIT2 ...]
 #         also .device/bases/COMMIT/ (named by the short hash): COMMIT's classes (proofline-core.jar), its
-#         native-cuda/ and a run.sh that runs them with the bundle's runtime and libraries, so that scripts/device-kernels-ab.sh measures the working tree
+#         native-cuda/ and a run.sh that runs them with the bundle's runtime and libraries, so that scripts/lab/device-kernels-ab.sh measures the working tree
 #         against each COMMIT in one device call (each built there from its own native-cuda/)
-#   scripts/device-bundle.sh --tests
+#   scripts/lab/device-bundle.sh --tests
 #         also the GPU JUnit tests (tag "gpu") and the JUnit console launcher, run there by .device/test.sh, e.g.
 #         .device/test.sh -Dproofline.test.gpu.kernels=/tmp/pf -Dproofline.test.gpu.log=16
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 # A JDK 25: JAVA_HOME, else the one whose java is on the PATH (jlink comes from it).
 export JAVA_HOME="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}"
 archs="${PROOFLINE_CUDA_ARCHS:-90}"
@@ -35,7 +35,7 @@ while (( $# > 0 )); do
         --kernels-there) kernels_there=true ;;
         --tests) with_tests=true ;;
         --base) bases+=("${2:?--base needs a commit}"); shift ;;
-        *) echo "usage: scripts/device-bundle.sh [--kernels-there] [--base COMMIT]... [--tests]" >&2; exit 2 ;;
+        *) echo "usage: scripts/lab/device-bundle.sh [--kernels-there] [--base COMMIT]... [--tests]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -95,7 +95,7 @@ fi
 
 cat > "$bundle"/run.sh <<'RUN'
 #!/usr/bin/env bash
-# Runs a Proofline CLI command with the bundled runtime: .device/run.sh gpu-selftest [--bench] ...
+# Runs a Proofline CLI command with the bundled runtime: .device/run.sh gpu-selftest | gpu-bench | bench gpu ...
 here="$(cd "$(dirname "$0")" && pwd)"
 # PROOFLINE_JAVA_OPTS replaces the heap setting (the GPU machine has 128 GiB; bench gpu proofs of 2^22 need a few GB).
 exec "$here/jre/bin/java" --enable-native-access=ALL-UNNAMED ${PROOFLINE_JAVA_OPTS:--Xmx48g} -cp "$here/lib/*" io.proofline.cli.Cli "$@"
@@ -163,10 +163,10 @@ fi
 echo "bundle: $(du -sh "$bundle" | cut -f1) in $bundle/ (kernels: sm_${archs// /, sm_})"
 echo "run on the device machine (carry $bundle):"
 if (( ${#bases[@]} > 0 )); then
-    echo "  scripts/device-kernels-ab.sh    (the working tree against $(ls "$bundle"/bases | tr '\n' ' ' | sed 's/ $//'); pack $bundle first if"
+    echo "  scripts/lab/device-kernels-ab.sh    (the working tree against $(ls "$bundle"/bases | tr '\n' ' ' | sed 's/ $//'); pack $bundle first if"
     echo "  it does not fit: tar -cf - $bundle | xz -T2 -6 > .device-pack/device.tar.xz, carry .device-pack)"
 elif $kernels_there; then
-    echo "  native-cuda/build.sh /tmp/pf \"$archs\" && $bundle/run.sh gpu-selftest --bench --kernels /tmp/pf 2>&1 | tee \$OUT/selftest.log"
+    echo "  native-cuda/build.sh /tmp/pf \"$archs\" && $bundle/run.sh gpu-bench --kernels /tmp/pf 2>&1 | tee \$OUT/selftest.log"
 else
-    echo "  $bundle/run.sh gpu-selftest --bench 2>&1 | tee \$OUT/selftest.log"
+    echo "  $bundle/run.sh gpu-bench 2>&1 | tee \$OUT/selftest.log"
 fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the Proofline service on the GPU machine and measures it through HTTP, as a user would. It runs there from
-# the repository root, with .service/ carried (scripts/service-bundle.sh builds it here), and writes to $OUT:
+# the repository root, with .service/ carried (scripts/lab/service-bundle.sh builds it here), and writes to $OUT:
 #
 #   1. builds the kernels from native-cuda/ (native-cuda/build.sh, one nvcc per core) while it unpacks the bundle and
 #      generates an INSECURE BN254 dev circuit of 2^LOG constraints with its witness (`dev-circuit`);
@@ -9,7 +9,7 @@
 #      circuit over HTTP, then `bench http` with 1 client and with N clients; while the N-client load runs it saves
 #      /api/v1/pipeline twice and the console (dashboard and circuits pages, logged in through the form, with their
 #      CSS and JS, so that the page can be rendered elsewhere) and samples nvidia-smi; then it saves the proofs,
-#      public signals and verification key of a few jobs (snarkjs layout, see scripts/verify-gpu-proofs.sh) and
+#      public signals and verification key of a few jobs (snarkjs layout, see scripts/lab/verify-gpu-proofs.sh) and
 #      stops the service with SIGTERM;
 #   3. the same circuit with the CPU backend (proofline.gpu.enabled=false, same data directory: no second
 #      registration), fewer jobs, 1 client, for the CPU/GPU ratio.
@@ -19,7 +19,7 @@
 # logs, kernel build log, nvidia-smi samples, environment), rewritten after every phase so that a run stopped at its
 # limit still returns what it did.
 #
-#   scripts/device-service-run.sh [--log 20] [--clients 16] [--jobs 256] [--jobs-one 16] [--warmup 2]
+#   scripts/lab/device-service-run.sh [--log 20] [--clients 16] [--jobs 256] [--jobs-one 16] [--warmup 2]
 #       [--cpu-jobs 3] [--keep-proofs 4] [--no-gpu] [--no-cpu] [--budget 560] [--port 18080] [--rps 100000]
 #       [--archive .service/proofline-service.tar.xz] [--work /tmp/proofline-service-run]
 #
@@ -34,7 +34,7 @@
 #                  and 16 of them exceed the default 50 per key, which would measure the rate limiter (the
 #                  service's only non-default setting here besides port, data directory and kernels)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 repo="$PWD"
 
 log2=20; clients=16; jobs=256; jobs_one=16; warmup=2; cpu_jobs=3; keep_proofs=4; gpu=true; cpu=true
@@ -91,8 +91,8 @@ upto() { local l; l=$(left); ((l < 5)) && l=5; ((${1} < l)) && echo "$1" || echo
 pack() {
     tar -C "$work" -czf "$out/service-run.tar.gz.tmp" results 2>/dev/null && mv "$out/service-run.tar.gz.tmp" "$out/service-run.tar.gz"
 }
-# HTTP through Python's standard library (scripts/service-http.py): the GPU machine has python3, maybe no curl.
-http() { python3 "$repo/scripts/service-http.py" "$@"; }
+# HTTP through Python's standard library (scripts/lab/service-http.py): the GPU machine has python3, maybe no curl.
+http() { python3 "$repo/scripts/lab/service-http.py" "$@"; }
 api_get() { http get "$base$1" "$2" --key "$api_key"; }   # path, file (- for stdout)
 first_id() { grep -o '"id":"[^"]*"' | head -1 | cut -d'"' -f4; }
 
@@ -149,7 +149,7 @@ if $gpu; then
     fi
 fi
 
-[[ -f "$archive" ]] || { say "no bundle at $archive (scripts/service-bundle.sh, and carry .service)"; exit 1; }
+[[ -f "$archive" ]] || { say "no bundle at $archive (scripts/lab/service-bundle.sh, and carry .service)"; exit 1; }
 say "unpacking $archive ($(du -h "$archive" | cut -f1))"
 if command -v xz >/dev/null; then
     timeout 300 bash -c 'xz -dc "$1" | tar -C "$2" -xf -' _ "$archive" "$work"
@@ -253,7 +253,7 @@ finish_bench() { # name
 # (links made relative, so that the page renders from files) under results/console-NAME/.
 save_console() { # name
     local saved
-    if saved="$(timeout 60 python3 "$repo/scripts/service-http.py" console "$base" "$admin_password" \
+    if saved="$(timeout 60 python3 "$repo/scripts/lab/service-http.py" console "$base" "$admin_password" \
             "$results/console-$1")"; then
         say "console saved: $saved"
     else
@@ -279,7 +279,7 @@ snapshots() { # name
 }
 
 # The newest DONE jobs' proofs in snarkjs's layout (results/proofs/PREFIX-ID/), each checked here with the bundle's
-# verifier as well; scripts/verify-gpu-proofs.sh checks them with snarkjs once they are back.
+# verifier as well; scripts/lab/verify-gpu-proofs.sh checks them with snarkjs once they are back.
 save_proofs() { # prefix count
     local dir devices
     http proofs "$base" "$api_key" "$2" "$1" "$results/proofs" > "$work/proofs.txt" || fail "could not fetch proofs"

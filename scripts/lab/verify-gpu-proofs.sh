@@ -5,11 +5,11 @@
 # and, where the case also has snarkjs_verification_key.json (a fixture's own snarkjs-made key), the same against
 # that key. Prints OK or FAIL per check; exits 1 if any check failed or no case was found.
 #
-# Usage: scripts/verify-gpu-proofs.sh DIR          (snarkjs: $SNARKJS, else <repo>/.fixtures/node_modules/.bin/snarkjs,
+# Usage: scripts/lab/verify-gpu-proofs.sh DIR          (snarkjs: $SNARKJS, else <repo>/.fixtures/node_modules/.bin/snarkjs,
 #                                                  which scripts/install-node-tools.sh installs)
 set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-dir="${1:?usage: scripts/verify-gpu-proofs.sh DIR}"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+dir="${1:?usage: scripts/lab/verify-gpu-proofs.sh DIR}"
 snarkjs="${SNARKJS:-$root/.fixtures/node_modules/.bin/snarkjs}"
 [[ -x "$snarkjs" ]] || { echo "snarkjs not found at $snarkjs (run scripts/install-node-tools.sh or set SNARKJS)" >&2; exit 2; }
 [[ -d "$dir" ]] || { echo "no such folder: $dir" >&2; exit 2; }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Cold one-shot GPU proofs from the service bundle on the GPU machine (issue #22's "H200 host, BN254 2^20 one-shot CLI
 # with the GPU"), as a script that proves once per call runs them. It runs there from the repository root with
-# .service/ carried (scripts/service-bundle.sh builds it here):
+# .service/ carried (scripts/lab/service-bundle.sh builds it here):
 #
 #   1. builds the kernels for sm_90 (native-cuda/build.sh) while it unpacks the bundle, makes the AOT cache there with
 #      the bundle's runtime (bin/aot-cache.sh, as the Docker image's build does) and generates an INSECURE BN254 dev

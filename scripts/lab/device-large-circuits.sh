@@ -5,25 +5,25 @@
 # host's 16 cores, so the work is split over calls made back to back on the same machine (its /tmp survives between
 # them while it is held):
 #
-#   scripts/device-large-circuits.sh start     unpacks the bundle (.service/, carried; scripts/service-bundle.sh),
+#   scripts/lab/device-large-circuits.sh start     unpacks the bundle (.service/, carried; scripts/lab/service-bundle.sh),
 #                                              builds the kernels, then generates the INSECURE dev circuits 2^22 − 4
 #                                              and 2^24 − 4 (domains 2^22 and 2^24) in a process of its own session,
 #                                              which outlives the call (nice 19: what the call measures meanwhile
 #                                              keeps its cores); returns once the kernels are built
-#   scripts/device-large-circuits.sh wait S    waits up to S seconds for the circuits
-#   scripts/device-large-circuits.sh measure [budget-s]
+#   scripts/lab/device-large-circuits.sh wait S    waits up to S seconds for the circuits
+#   scripts/lab/device-large-circuits.sh measure [budget-s]
 #                                              waits for the circuits, starts `proofline serve` (defaults but the
 #                                              kernels, the size limits a 10 GB key and 5 GB jobs need, and the rate
 #                                              limit), registers both keys over HTTP (timed from the POST to READY),
 #                                              runs `bench http` on each, saves the jobs' JSON (per-partition gpuMs)
 #                                              and one proof of each circuit to $OUT, stops the service, then runs
 #                                              `bench pipeline` on the 2^24 key if time is left
-#   scripts/device-large-circuits.sh register [budget-s]
+#   scripts/lab/device-large-circuits.sh register [budget-s]
 #                                              the same registrations, and no more
 #
 # Everything is printed (time-stamped) and kept in $OUT/large.log; the work directory is /tmp/pf-large.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 repo="$PWD"
 W=/tmp/pf-large
 S="$W/proofline-service"
@@ -84,7 +84,7 @@ measure | register)
     generated || { say "circuits not ready"; exit 1; }
     port=18090; base="http://127.0.0.1:$port"
     key="bench-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
-    http() { python3 "$repo/scripts/service-http.py" "$@"; }
+    http() { python3 "$repo/scripts/lab/service-http.py" "$@"; }
     rm -rf "$W/data"
     say "serve"
     PROOFLINE_SECURITY_API_KEYS="$key" PROOFLINE_SECURITY_ADMIN_PASSWORD="adm-$key" \
@@ -122,7 +122,7 @@ measure | register)
     done
     [[ $large != "$small" && -n "${ids[$large]:-}" ]] && bench "$large" 1 2 0 $(( $(left) - 60 ))
     # Every DONE job's detail (per-partition gpuMs) and first proof, in snarkjs's layout (verify them here with
-    # scripts/verify-gpu-proofs.sh once $OUT/proofs.tar.gz is unpacked).
+    # scripts/lab/verify-gpu-proofs.sh once $OUT/proofs.tar.gz is unpacked).
     rm -rf "$W/proofs"
     http proofs "$base" "$key" 16 large "$W/proofs" > "$W/proofs.txt" && cat "$W/proofs.txt"
     tar -C "$W" -czf "$out/proofs.tar.gz" proofs
