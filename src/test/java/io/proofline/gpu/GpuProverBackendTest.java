@@ -1,6 +1,5 @@
 package io.proofline.gpu;
 
-import io.proofline.gpu.internal.GpuDevices;
 import io.proofline.cli.Cli;
 import io.proofline.snark.SnarkCurves;
 import io.proofline.snark.prover.AbcSource;
@@ -35,15 +34,6 @@ class GpuProverBackendTest {
     @TempDir
     Path tmp;
 
-    private static boolean gpuPresent() {
-        try {
-            GpuDevices.discover();
-            return true;
-        } catch (GpuUnavailableException e) {
-            return false;
-        }
-    }
-
     @Test
     void evaluatesABCOnTheDeviceUnlessConfiguredOnTheHost() {
         assertTrue(new GpuProverBackend(GpuConfig.DEFAULTS).abcOnDevice());
@@ -74,7 +64,7 @@ class GpuProverBackendTest {
 
     @Test
     void withoutAGpuItIsADeviceThatCannotBeOpened() {
-        assumeFalse(gpuPresent(), "this machine has a GPU");
+        assumeFalse(GpuPresence.here(), "this machine has a GPU");
         try (DevSetup.Result dev = DevSetup.generate(SnarkCurves.BN128, 20, 1, 7)) {
             // The engine opens the breaker of a device whose lazy open fails.
             DeviceFaultException e = assertThrows(DeviceFaultException.class,
@@ -95,7 +85,7 @@ class GpuProverBackendTest {
 
     @Test
     void withoutAGpuItReportsWhyAndRefusesToProve() {
-        assumeFalse(gpuPresent(), "this machine has a GPU");
+        assumeFalse(GpuPresence.here(), "this machine has a GPU");
         GpuProverBackend gpu = new GpuProverBackend();
         String reason = gpu.unavailableReason().orElseThrow();
         assertTrue(reason.startsWith("no GPU available: "), reason);
@@ -109,7 +99,7 @@ class GpuProverBackendTest {
 
     @Test
     void proveWithBackendGpuFailsCleanly() {
-        assumeFalse(gpuPresent(), "this machine has a GPU");
+        assumeFalse(GpuPresence.here(), "this machine has a GPU");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Path proof = tmp.resolve("proof.json");

@@ -1,8 +1,7 @@
 package io.proofline.lab.gpu;
 
 import io.proofline.cli.Cli;
-import io.proofline.gpu.GpuUnavailableException;
-import io.proofline.gpu.internal.GpuDevices;
+import io.proofline.gpu.GpuPresence;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -42,7 +41,7 @@ class GpuBenchCommandTest {
 
     @Test
     void withoutAGpuItPrintsTheReasonAndExitsThree() {
-        assumeFalse(gpuPresent(), "this machine has a GPU");
+        assumeFalse(GpuPresence.here(), "this machine has a GPU");
         for (String checks : new String[] {"all", "timed"}) {
             Run run = cli("gpu-bench", "--seed", "1", "--checks", checks);
             assertEquals(3, run.code(), run.out() + run.err());
@@ -55,14 +54,5 @@ class GpuBenchCommandTest {
         Run run = cli("gpu-selftest", "--bench");
         assertEquals(2, run.code(), run.err());
         assertTrue(run.err().contains("unknown option --bench"), run.err());
-    }
-
-    private static boolean gpuPresent() {
-        try {
-            GpuDevices.discover();
-            return true;
-        } catch (GpuUnavailableException e) {
-            return false;
-        }
     }
 }
