@@ -3,14 +3,14 @@ package io.proofline.service;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
-import io.proofline.snark.prover.BackendCapacityException;
+import io.proofline.snark.prover.AbcSource;
 import io.proofline.snark.prover.CpuProverBackend;
-import io.proofline.snark.prover.DeviceOpenException;
+import io.proofline.snark.prover.DeviceBackendDouble;
+import io.proofline.snark.prover.DeviceCapacityException;
+import io.proofline.snark.prover.DeviceFaultException;
+import io.proofline.snark.prover.DeviceFaultKind;
 import io.proofline.snark.prover.HostEvaluatedAbc;
 import io.proofline.snark.prover.PendingProof;
-import io.proofline.snark.prover.ProverBackend;
-import io.proofline.snark.prover.StickyFaultException;
-import io.proofline.snark.prover.Synthesized;
 
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * itself in prove start, as the GPU backend does by default (its partitions then hold none on the host, and the CPU
  * fallback beside it needs them evaluated late). {@link #events} records what happened, in order.
  */
-public final class FaultyGpuBackend implements ProverBackend {
+public final class FaultyGpuBackend extends DeviceBackendDouble {
 
     @FunctionalInterface
     interface Hook {
@@ -67,35 +67,28 @@ public final class FaultyGpuBackend implements ProverBackend {
     }
 
     @Override
-    public PendingProof proveStart(ProvingKey key, Witness witness) {
-        if (!abcOnDevice) {
-            return ProverBackend.super.proveStart(key, witness);
-        }
-        return HostEvaluatedAbc.proveStart(key, witness, this::proveStart);
-    }
-
-    @Override
     public String name() {
         return "gpu";
     }
 
     @Override
-    public PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc) {
+    public PendingProof proveStart(ProvingKey key, Witness witness, AbcSource abc) {
         synchronized (this) {
             openLazily();
             if (broken) {
                 events.add("start on a broken context");
-                throw new StickyFaultException("GPU 0 (gpu0): CUDA_ERROR_ILLEGAL_ADDRESS (700)", null);
+                throw new DeviceFaultException("GPU 0 (gpu0): CUDA_ERROR_ILLEGAL_ADDRESS (700)", null,
+                        DeviceFaultKind.STICKY);
             }
         }
         if (key.byteSize() > keyBudgetBytes) {
             events.add("key over budget");
-            throw new BackendCapacityException("a key of " + key.byteSize() + " bytes exceeds the device key budget of "
+            throw new DeviceCapacityException("a key of " + key.byteSize() + " bytes exceeds the device key budget of "
                     + keyBudgetBytes + " bytes", null, false);
         }
         if (outOfMemoryStarts.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             events.add("out of memory");
-            throw new BackendCapacityException("cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY (2)", null, true);
+            throw new DeviceCapacityException("cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY (2)", null, true);
         }
         try {
             beforeStart.run();
@@ -108,14 +101,18 @@ public final class FaultyGpuBackend implements ProverBackend {
                 broken = true;
             }
             events.add("sticky fault");
-            throw new StickyFaultException("GPU 0 (gpu0): cuLaunchKernel failed: CUDA_ERROR_ILLEGAL_ADDRESS (700)",
-                    null);
+            throw new DeviceFaultException("GPU 0 (gpu0): cuLaunchKernel failed: CUDA_ERROR_ILLEGAL_ADDRESS (700)",
+                    null, DeviceFaultKind.STICKY);
         }
         synchronized (this) {
             resident.add(key);
         }
         proofsStarted.incrementAndGet();
         events.add("proved");
+        if (abc instanceof AbcSource.OnDevice) {
+            return HostEvaluatedAbc.proveStart(key, witness, (k, w, vectors) -> cpu.proveStart(k, w,
+                    AbcSource.host(vectors)));
+        }
         return cpu.proveStart(key, witness, abc);
     }
 
@@ -125,8 +122,8 @@ public final class FaultyGpuBackend implements ProverBackend {
         }
         if (failingOpens.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             events.add("open failed");
-            throw new DeviceOpenException("GPU 0 (gpu0) could not be opened: cuDevicePrimaryCtxRetain(0) failed: "
-                    + "CUDA_ERROR_OUT_OF_MEMORY (2)", null);
+            throw new DeviceFaultException("GPU 0 (gpu0) could not be opened: cuDevicePrimaryCtxRetain(0) failed: "
+                    + "CUDA_ERROR_OUT_OF_MEMORY (2)", null, DeviceFaultKind.UNUSABLE);
         }
         open = true;
         events.add("opened");

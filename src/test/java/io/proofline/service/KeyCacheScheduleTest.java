@@ -131,7 +131,7 @@ class KeyCacheScheduleTest {
         backends.put("gpu1", gpu1);
         backends.put("cpu", new CpuProverBackend());
         keys = new KeyCache(data, budget, tracker, Duration.ofHours(1), CalculatorOptions.defaults(),
-                List.copyOf(backends.values()));
+                List.of(gpu0, gpu1));
         List<BackendDevice> devices = List.of(new BackendDevice("gpu0", gpu0, false),
                 new BackendDevice("gpu1", gpu1, false), new BackendDevice("cpu", backends.get("cpu"), true));
         Groth16PartitionProver prover = new Groth16PartitionProver(keys, backends);

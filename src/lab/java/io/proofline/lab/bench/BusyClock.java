@@ -1,5 +1,7 @@
 package io.proofline.lab.bench;
 
+import java.util.function.LongSupplier;
+
 /**
  * The time during which at least one of the activities it counts is running: the union of their intervals, so
  * overlapping activities count once. {@code bench pipeline} keeps one per logical device and one per physical GPU
@@ -8,13 +10,19 @@ package io.proofline.lab.bench;
 final class BusyClock {
 
     private final String name;
+    private final LongSupplier nanoTime;
     private int running;
     private long busySince;
     private long busyNanos;
     private long activities;
 
     BusyClock(String name) {
+        this(name, System::nanoTime);
+    }
+
+    BusyClock(String name, LongSupplier nanoTime) {
         this.name = name;
+        this.nanoTime = nanoTime;
     }
 
     String name() {
@@ -25,12 +33,12 @@ final class BusyClock {
     synchronized void reset() {
         busyNanos = 0;
         activities = 0;
-        busySince = System.nanoTime();
+        busySince = nanoTime.getAsLong();
     }
 
     /** Busy nanoseconds since {@link #reset()}, including an activity running now. */
     synchronized long busyNanos() {
-        return busyNanos + (running > 0 ? System.nanoTime() - busySince : 0);
+        return busyNanos + (running > 0 ? nanoTime.getAsLong() - busySince : 0);
     }
 
     /** Activities ended since {@link #reset()}. */
@@ -40,14 +48,14 @@ final class BusyClock {
 
     synchronized void enter() {
         if (running++ == 0) {
-            busySince = System.nanoTime();
+            busySince = nanoTime.getAsLong();
         }
     }
 
     synchronized void leave() {
         activities++;
         if (--running == 0) {
-            busyNanos += System.nanoTime() - busySince;
+            busyNanos += nanoTime.getAsLong() - busySince;
         }
     }
 }

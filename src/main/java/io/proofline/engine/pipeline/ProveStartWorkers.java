@@ -2,8 +2,8 @@ package io.proofline.engine.pipeline;
 
 import io.proofline.algebra.poly.TwiddleCache;
 import io.proofline.engine.PartitionProver;
-import io.proofline.engine.device.DeviceCapacityException;
-import io.proofline.engine.device.DeviceFaultException;
+import io.proofline.snark.prover.DeviceCapacityException;
+import io.proofline.snark.prover.DeviceFaultException;
 import io.proofline.engine.device.ProvingDevice;
 import io.proofline.engine.memory.BufferTracker;
 import io.proofline.engine.Stage;

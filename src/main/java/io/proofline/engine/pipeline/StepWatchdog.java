@@ -1,8 +1,8 @@
 package io.proofline.engine.pipeline;
 
 import io.proofline.engine.memory.BufferTracker;
-import io.proofline.engine.device.DeviceFaultException;
-import io.proofline.engine.device.DeviceFaultKind;
+import io.proofline.snark.prover.DeviceFaultException;
+import io.proofline.snark.prover.DeviceFaultKind;
 import io.proofline.engine.device.ProvingDevice;
 import io.proofline.engine.Stage;
 

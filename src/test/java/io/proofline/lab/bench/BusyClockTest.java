@@ -2,52 +2,55 @@ package io.proofline.lab.bench;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.concurrent.atomic.AtomicLong;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
+/** The union of activity intervals, on a clock the test moves (no wall-clock timing). */
 class BusyClockTest {
 
+    private final AtomicLong now = new AtomicLong(1_000);
+    private final BusyClock gpu = new BusyClock("cuda0", now::get);
+
     @Test
-    void overlappingActivitiesCountOnce() throws InterruptedException {
-        BusyClock gpu = new BusyClock("cuda0");
+    void overlappingActivitiesCountOnce() {
         gpu.reset();
-        long start = System.nanoTime();
         gpu.enter();
         gpu.enter();  // a second logical device starts while the first runs
-        Thread.sleep(30);
+        now.addAndGet(30);
         gpu.leave();
-        Thread.sleep(30);
+        now.addAndGet(30);
         gpu.leave();
-        long wall = System.nanoTime() - start;
+
         assertThat(gpu.activities()).isEqualTo(2);
-        // The union (≈ 60 ms), not the sum of the two intervals (≈ 90 ms).
-        assertThat(gpu.busyNanos()).isLessThanOrEqualTo(wall).isGreaterThanOrEqualTo(55_000_000L);
+        assertThat(gpu.busyNanos()).isEqualTo(60);  // the union, not the sum of the two intervals (90)
     }
 
     @Test
-    void idleGapsAreNotBusy() throws InterruptedException {
-        BusyClock gpu = new BusyClock("cuda0");
+    void idleGapsAreNotBusyAndARunningActivityCountsUpToNow() {
         gpu.reset();
         gpu.enter();
-        Thread.sleep(10);
+        now.addAndGet(10);
         gpu.leave();
-        long idleFrom = System.nanoTime();
-        Thread.sleep(50);
-        long idle = System.nanoTime() - idleFrom;
-        long busyBefore = gpu.busyNanos();
-        assertThat(gpu.busyNanos()).isEqualTo(busyBefore);  // nothing running: the figure stands still
+        now.addAndGet(50);
+        assertThat(gpu.busyNanos()).isEqualTo(10);
         gpu.enter();
-        Thread.sleep(10);
-        long running = gpu.busyNanos();
-        assertThat(running).isGreaterThan(busyBefore);  // a running activity counts up to now
+        now.addAndGet(7);
+        assertThat(gpu.busyNanos()).isEqualTo(17);
         gpu.leave();
-        assertThat(busyBefore).isLessThan(idle);
+        now.addAndGet(100);
+        assertThat(gpu.busyNanos()).isEqualTo(17);
     }
 
     @Test
-    void resetStartsOver() {
-        BusyClock gpu = new BusyClock("cuda0");
+    void resetStartsOverAndAnActivityRunningAcrossItCountsFromThen() {
         gpu.enter();
+        now.addAndGet(40);
+        gpu.reset();
+        now.addAndGet(5);
+        assertThat(gpu.busyNanos()).isEqualTo(5);
         gpu.leave();
+        assertThat(gpu.activities()).isEqualTo(1);
         gpu.reset();
         assertThat(gpu.busyNanos()).isZero();
         assertThat(gpu.activities()).isZero();

@@ -6,9 +6,9 @@ import io.proofline.snark.Witness;
 import java.lang.foreign.Arena;
 
 /**
- * For test doubles of a backend that evaluates a/b/c on its device ({@link ProverBackend#abcOnDevice()}): a/b/c
- * evaluated here from the key's constraint rows, into memory of the call's own, then handed to a prove start that takes
- * them, as the device's scratch would be.
+ * For test doubles of a backend that evaluates a/b/c on its device ({@link ProverBackend#abcOnDevice()}, asked with
+ * {@link AbcSource#DEVICE}): a/b/c evaluated here from the key's constraint rows, into memory of the call's own, then
+ * handed to a prove start that takes them, as the device's scratch would be.
  */
 public final class HostEvaluatedAbc {
 

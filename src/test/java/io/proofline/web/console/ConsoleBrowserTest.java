@@ -129,7 +129,7 @@ class ConsoleBrowserTest {
         browser.findElement(By.cssSelector("button[type=submit]")).click();
         waitFor(Duration.ofSeconds(20), "the dashboard after login",
                 () -> URI.create(browser.getCurrentUrl()).getPath().equals("/console"));
-        assertThat(browser.findElement(By.id("buffer-table")).getText().toLowerCase()).contains("a/b/c", "witness", "awaiting gpu");
+        assertThat(browser.findElement(By.id("buffer-table")).getText().toLowerCase()).contains("a/b/c", "witness", "awaiting device");
         long before = hotCells();
 
         // The client registers its own circuit (circuits are private to the key that registered them, so the
