@@ -32,6 +32,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -140,9 +141,10 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
     /**
      * The bytes a loaded key of this circuit holds (its zkey's size), read from the file once and remembered: the
      * dispatcher asks on every admission attempt, and a file system that stalls must not stall admission (nor ever
-     * be asked under this cache's lock). A circuit's id is its zkey's SHA-256, so the size never changes.
+     * be asked under this cache's lock). A circuit's id is its zkey's SHA-256, so the size never changes; a file found
+     * otherwise when the key is read (replaced, broken) makes it read again ({@link #load}).
      *
-     * @throws RetryableException when the size cannot be read for a reason that may pass (the job runs again later)
+     * @throws RetryableException when the zkey cannot be read now (the job runs again later)
      */
     @Override
     public long keyBytes(String circuitId) {
@@ -151,17 +153,19 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
             return known;
         }
         Path zkey = data.circuit(circuitId).resolve(CircuitService.ZKEY);
-        long size;
+        BasicFileAttributes file;
         try {
-            size = Files.size(zkey);
+            file = Files.readAttributes(zkey, BasicFileAttributes.class);
         } catch (NoSuchFileException gone) {
             throw new UncheckedIOException("the key of circuit " + circuitId + " is gone (the circuit was deleted)",
                     gone);
         } catch (IOException e) {
-            throw new RetryableException("the key of circuit " + circuitId + " cannot be read: " + e, e);
+            throw new RetryableException("cannot read the key of circuit " + circuitId + ": " + e, e);
         }
-        keySizes.putIfAbsent(circuitId, size);
-        return size;
+        if (file.isRegularFile()) {
+            keySizes.putIfAbsent(circuitId, file.size()); // what is not a zkey file is looked at again next time
+        }
+        return file.size();
     }
 
     @Override
@@ -388,6 +392,7 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
         OffHeapBuffer buffer = tracker.allocate(BufferClass.KEY_HOST, Stage.RESIDENT, bytes);
         try {
             if (Files.size(zkey) != bytes) {
+                keySizes.remove(e.circuitId); // read again at the next admission
                 throw new IOException(zkey + " changed size since it was admitted");
             }
             read(zkey, buffer.segment());

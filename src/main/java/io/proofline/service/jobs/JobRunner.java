@@ -42,7 +42,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Supplier;
 
 /**
  * Runs one durable job on this instance's engine, on a thread of the job scheduler (which holds the job's lease and
@@ -54,7 +53,7 @@ import java.util.function.Supplier;
  * <p>The delivery promise (docs/API.md): a job ends FAILED only for its own fault (its input, its circuit) or its
  * client's deadline. A run that ends with a {@link RetryableException}, or with an error of this service, goes back
  * to the queue with a backoff ({@code proofline.retry.*}), however often. A computed outcome is stored across a
- * database outage ({@link #DATABASE_BACKOFF}). An instance's death is blamed on its culprit: the jobs that died
+ * database outage ({@link UntilReachable}). An instance's death is blamed on its culprit: the jobs that died
  * beside others become suspects and run alone ({@link Isolation}); a run that dies alone is charged a crash, and a job
  * charged {@code proofline.store.max-crashes} is FAILED as a poison job instead of run again.
  */
@@ -65,8 +64,6 @@ public class JobRunner {
     private static final Duration WATCH_INTERVAL = Duration.ofMillis(500);
     /** How soon a job turned away to keep a suspect alone (or a suspect that found this instance busy) is tried again. */
     static final Duration ISOLATION_RETRY = Duration.ofSeconds(1);
-    /** Waits between tries of a write while the database cannot be reached. */
-    static final Backoff DATABASE_BACKOFF = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5));
 
     /** What the scheduler should do with the job's task afterwards. */
     public sealed interface Outcome {
@@ -176,7 +173,7 @@ public class JobRunner {
         int crashes = state.crashesOnceBlamed();
         String error = "quarantined as a poison job: " + crashes + " runs of it ended with their instance (crashed "
                 + "or killed) while it ran alone; proofline.store.max-crashes is " + maxCrashes;
-        if (persistently("quarantine job " + jobId,
+        if (UntilReachable.run("quarantine job " + jobId,
                 () -> store.quarantine(jobId, state.token(), crashes, error)) == Boolean.TRUE) {
             data.deleteJobInputs(jobId);
             LOG.warn("job {} FAILED: {}", jobId, error);
@@ -243,6 +240,8 @@ public class JobRunner {
         } catch (PartitionTooLargeException e) {
             finish(lease, JobState.FAILED, e.getMessage(), null, List.of(), List.of());
             return new Outcome.Finished();
+        } catch (RetryableException e) {
+            return retryLater(lease, e.getMessage(), List.of());
         }
         running.put(job.id(), engineId);
         JobResult result = follow(lease, engineId);
@@ -292,13 +291,13 @@ public class JobRunner {
     }
 
     private boolean cancelRequested(String jobId) {
-        return persistently("read job " + jobId, () -> store.find(jobId).map(JobRecord::cancelRequested)
+        return UntilReachable.run("read job " + jobId, () -> store.find(jobId).map(JobRecord::cancelRequested)
                 .orElse(true)) != Boolean.FALSE;
     }
 
     /** Back to the queue by this instance's own hand (shutdown, a full engine): the run counts for nothing. */
     private void handBack(Lease lease) {
-        persistently("hand job " + lease.jobId() + " back", () -> store.requeue(lease));
+        UntilReachable.run("hand job " + lease.jobId() + " back", () -> store.requeue(lease));
     }
 
     /**
@@ -308,7 +307,7 @@ public class JobRunner {
      */
     private Outcome retryLater(Lease lease, String reason, List<PartitionStatus> partitions) {
         Duration backoff = retryBackoff.after(lease.retries());
-        if (persistently("hand job " + lease.jobId() + " back",
+        if (UntilReachable.run("hand job " + lease.jobId() + " back",
                 () -> store.requeueAfterTransientFailure(lease, reason)) == Boolean.TRUE) {
             LOG.info("job {} goes back to the queue for {} after a transient failure: {}", lease.jobId(), backoff,
                     reason);
@@ -381,12 +380,12 @@ public class JobRunner {
     }
 
     /**
-     * Stores the run's outcome once; a database that cannot be reached is waited for ({@link #DATABASE_BACKOFF}): a
+     * Stores the run's outcome once; a database that cannot be reached is waited for ({@link UntilReachable}): a
      * computed proof is not thrown away because of an outage.
      */
     private void finish(Lease lease, JobState state, String error, Timings timings, List<StoredProof> proofs,
                         List<PartitionStatus> partitions) {
-        Boolean stored = persistently("store the outcome of job " + lease.jobId(), () -> tx.execute(status -> {
+        Boolean stored = UntilReachable.run("store the outcome of job " + lease.jobId(), () -> tx.execute(status -> {
             if (!partitions.isEmpty()) {
                 store.updatePartitions(lease, partitions);
             }
@@ -401,29 +400,6 @@ public class JobRunner {
         } else {
             LOG.info("job {} had already finished or was taken over elsewhere; result of this run ({}) dropped",
                     lease.jobId(), state);
-        }
-    }
-
-    /**
-     * Runs {@code write} until the database answers, waiting {@link #DATABASE_BACKOFF} between tries; null when this
-     * thread is interrupted first (the scheduler stopping for good).
-     */
-    private static <T> T persistently(String what, Supplier<T> write) {
-        for (int failed = 0; ; failed++) {
-            try {
-                return write.get();
-            } catch (DataAccessException | TransactionException e) {
-                if (failed == 0) {
-                    LOG.warn("cannot {} now: the database cannot be reached ({}); trying again until it can", what,
-                            e.getMessage());
-                }
-                try {
-                    Thread.sleep(DATABASE_BACKOFF.after(failed));
-                } catch (InterruptedException stopping) {
-                    Thread.currentThread().interrupt();
-                    return null;
-                }
-            }
         }
     }
 }
