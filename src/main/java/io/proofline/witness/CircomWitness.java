@@ -16,12 +16,13 @@ public final class CircomWitness {
     private final int n8;
     private final byte[] values;
     private final List<String> log;
+    private final WitnessEngine engine;
 
     /**
      * @param values {@code size · n8} bytes, each value canonical (below {@code prime}) and little-endian;
      *               taken over, not copied
      */
-    CircomWitness(BigInteger prime, int n8, byte[] values, List<String> log) {
+    CircomWitness(BigInteger prime, int n8, byte[] values, List<String> log, WitnessEngine engine) {
         if (values.length % n8 != 0) {
             throw new IllegalArgumentException(values.length + " bytes is not a whole number of " + n8 + "-byte values");
         }
@@ -29,6 +30,12 @@ public final class CircomWitness {
         this.n8 = n8;
         this.values = values;
         this.log = List.copyOf(log);
+        this.engine = engine;
+    }
+
+    /** Which engine computed it. */
+    public WitnessEngine engine() {
+        return engine;
     }
 
     /** The scalar field's prime r of the circuit (circom's {@code --prime}). */

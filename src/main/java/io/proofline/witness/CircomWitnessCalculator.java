@@ -7,15 +7,31 @@ import com.dylibso.chicory.runtime.Instance;
 import com.dylibso.chicory.runtime.Machine;
 import com.dylibso.chicory.wasm.Parser;
 import com.dylibso.chicory.wasm.WasmModule;
+import io.proofline.algebra.bls12381.Bls12381;
+import io.proofline.algebra.bn254.Bn254;
+import io.proofline.algebra.field.PrimeField;
 import io.proofline.witness.WitnessException.Reason;
+import io.proofline.witness.graph.DeadlineException;
+import io.proofline.witness.graph.GraphBuilder;
+import io.proofline.witness.graph.GraphTooLargeException;
+import io.proofline.witness.graph.GuardFailedException;
+import io.proofline.witness.graph.InputSignal;
+import io.proofline.witness.graph.UnsupportedOperandException;
+import io.proofline.witness.graph.WitnessGraph;
 import io.proofline.witness.internal.CappedMemory;
 import io.proofline.witness.internal.CircomAbort;
 import io.proofline.witness.internal.CircomErrorCode;
 import io.proofline.witness.internal.CircomExports;
 import io.proofline.witness.internal.CircomRuntimeImports;
 import io.proofline.witness.internal.Deadline;
+import io.proofline.witness.internal.DirectField;
+import io.proofline.witness.internal.FieldElements;
+import io.proofline.witness.internal.FieldHost;
 import io.proofline.witness.internal.Fnv1a64;
+import io.proofline.witness.internal.HostFieldModule;
 import io.proofline.witness.internal.SandboxLimitException;
+import io.proofline.witness.internal.TracingField;
+import io.proofline.witness.internal.UnsupportedModuleException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,8 +40,11 @@ import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -47,7 +66,10 @@ public final class CircomWitnessCalculator {
     private static final Logger LOG = LoggerFactory.getLogger(CircomWitnessCalculator.class);
     /** The witness is read into one byte array. */
     private static final long MAX_WITNESS_BYTES = Integer.MAX_VALUE - 8;
+    /** What recording holds per node (kind, operands, value and the constants' index), for the node limit. */
+    private static final long GRAPH_BYTES_PER_NODE = 64;
 
+    /** The module that runs: with its field functions on the host where {@link #hostField} is set. */
     private final WasmModule module;
     /** Chicory's compiled machine for this module, or null for the interpreter. Shareable across instances. */
     private final Function<Instance, Machine> machineFactory;
@@ -58,35 +80,71 @@ public final class CircomWitnessCalculator {
     private final BigInteger prime;
     private final int witnessSize;
     private final int inputSize;
+    /** Address of the element whose long form is the shared RW memory (inputs enter there), or -1. */
+    private final int sharedElement;
+    /** The field the host computes in, or null where the module runs its own field code (and records no graph). */
+    private final PrimeField hostField;
+    private final GraphRecording graph;
 
-    private CircomWitnessCalculator(WasmModule module, CalculatorOptions options) {
-        this.module = module;
+    private CircomWitnessCalculator(WasmModule original, byte[] wasm, CalculatorOptions options) {
         this.options = options;
-        CircomRuntimeImports.checkSupported(module);
-        this.hasSharedMemoryStart = CircomExports.checkSupported(module);
-        this.machineFactory = options.mode() == CalculatorOptions.ExecutionMode.COMPILED ? compile(module) : null;
+        CircomRuntimeImports.checkSupported(original);
+        this.hasSharedMemoryStart = CircomExports.checkSupported(original);
 
         // The module's own code runs for the first time here (its start function, the describing exports).
         CircuitShape shape = Deadline.run("loading the witness calculator", options.limits().loadTimeout(),
-                "witness load timeout", this::probe);
+                "witness load timeout", () -> probe(original));
         this.circomVersion = shape.circomVersion();
         this.n8 = shape.n8();
         this.prime = shape.prime();
         this.witnessSize = shape.witnessSize();
         this.inputSize = shape.inputSize();
+        this.sharedElement = shape.sharedElement();
         if (circomVersion != 2) {
             throw new WitnessException(Reason.INVALID_MODULE, "unsupported circom version " + circomVersion + " (need 2.x)");
         }
+        HostFieldModule rewritten = hostFieldModule(wasm, prime);
+        this.hostField = rewritten == null ? null : fieldOf(prime);
+        this.module = rewritten == null ? original : rewritten.module();
+        this.machineFactory = options.mode() == CalculatorOptions.ExecutionMode.COMPILED ? compile(module) : null;
+        this.graph = new GraphRecording(rewritten == null ? "the module's field code cannot run on the host"
+                : null);
+    }
+
+    /** The module with its field functions on the host, or null where that cannot be (logged). */
+    private static HostFieldModule hostFieldModule(byte[] wasm, BigInteger prime) {
+        if (fieldOf(prime) == null) {
+            LOG.info("witness calculator over a prime other than BN254's and BLS12-381's scalar fields: its wasm "
+                    + "computes every witness");
+            return null;
+        }
+        try {
+            return HostFieldModule.rewrite(Parser.parse(wasm));
+        } catch (UnsupportedModuleException e) {
+            LOG.info("witness calculator not laid out as circom's ({}): its wasm computes every witness",
+                    e.getMessage());
+            return null;
+        }
+    }
+
+    private static PrimeField fieldOf(BigInteger prime) {
+        for (PrimeField field : List.of(Bn254.FR, Bls12381.FR)) {
+            if (field.modulus().equals(prime)) {
+                return field;
+            }
+        }
+        return null;
     }
 
     /** What the module says about its circuit, each size checked before anything is sized by it. */
-    private record CircuitShape(int circomVersion, int n8, BigInteger prime, int witnessSize, int inputSize) {
+    private record CircuitShape(int circomVersion, int n8, BigInteger prime, int witnessSize, int inputSize,
+                                int sharedElement) {
     }
 
-    private CircuitShape probe() {
+    private CircuitShape probe(WasmModule original) {
         CircomRuntimeImports runtime = runtime();
         try {
-            CircomExports probe = new CircomExports(instantiate(runtime), hasSharedMemoryStart);
+            CircomExports probe = new CircomExports(instantiate(original, null, runtime, null), hasSharedMemoryStart);
             int version = probe.version();
             int n32 = probe.n32();
             if (n32 < 1 || n32 > CircomRuntimeImports.MAX_N32) {
@@ -108,7 +166,7 @@ public final class CircomWitnessCalculator {
                         + ": not between 0 and the witness size " + witnessValues);
             }
             return new CircuitShape(version, bytes, Bytes.fromLittleEndian(primeBytes, 0, bytes), witnessValues,
-                    inputValues);
+                    inputValues, probe.sharedElement());
         } catch (WitnessException e) {
             throw e;
         } catch (RuntimeException | StackOverflowError e) {
@@ -131,7 +189,7 @@ public final class CircomWitnessCalculator {
         } catch (RuntimeException e) {
             throw new WitnessException(Reason.INVALID_MODULE, "not a valid WebAssembly module: " + e.getMessage(), e);
         }
-        return new CircomWitnessCalculator(module, options);
+        return new CircomWitnessCalculator(module, wasm, options);
     }
 
     public static CircomWitnessCalculator load(Path wasm) {
@@ -177,30 +235,161 @@ public final class CircomWitnessCalculator {
     }
 
     /**
-     * Computes the witness for {@code input}.
+     * Computes the witness for {@code input}: by the circuit's witness graph where it has one and the input takes the
+     * recorded path, else by its wasm (the first computation records the graph as it runs).
      *
      * @throws WitnessException with circom's message when an input signal is unknown or has the wrong
      *                          number of values, inputs are missing, or the circuit fails (e.g. an {@code assert});
      *                          with {@link Reason#INTERRUPTED} when the thread is interrupted (cancellation)
      */
     public CircomWitness calculate(WitnessInput input) {
+        WitnessGraph recorded = graph.graph();
+        if (recorded != null) {
+            Optional<CircomWitness> computed = evaluate(recorded, input);
+            if (computed.isPresent()) {
+                return computed.get();
+            }
+        } else if (graph.startRecording()) {
+            try {
+                return Deadline.run("the witness computation", options.limits().timeout(), "witness timeout",
+                        () -> recordHere(input));
+            } finally {
+                graph.endRecording();
+            }
+        }
         return Deadline.run("the witness computation", options.limits().timeout(), "witness timeout",
                 () -> calculateHere(input));
     }
 
+    /** The graph's witness, or empty where the wasm must compute it (another path, other inputs). */
+    private Optional<CircomWitness> evaluate(WitnessGraph recorded, WitnessInput input) {
+        Optional<BigInteger[]> values = recorded.order(input.signals());
+        if (values.isEmpty()) {
+            LOG.debug("the input's signals are not the recorded ones; the wasm computes this witness");
+            return Optional.empty();
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            throw new WitnessException(Reason.INTERRUPTED, "the witness computation was interrupted");
+        }
+        Duration timeout = options.limits().timeout();
+        long deadline = timeout.isZero() ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
+        byte[] out = new byte[Math.multiplyExact(witnessSize, n8)];
+        try {
+            recorded.evaluate(values.get(), out, deadline);
+            return Optional.of(new CircomWitness(prime, n8, out, List.of(), WitnessEngine.GRAPH));
+        } catch (GuardFailedException | UnsupportedOperandException e) {
+            LOG.debug("the witness graph does not hold this input ({}); the wasm computes its witness", e.getMessage());
+            return Optional.empty();
+        } catch (DeadlineException e) {
+            if (e.interrupted()) {
+                throw new WitnessException(Reason.INTERRUPTED, "the witness computation was interrupted");
+            }
+            throw new WitnessException(Reason.LIMIT, "the witness computation took longer than the witness timeout of "
+                    + Deadline.format(timeout));
+        }
+    }
+
     private CircomWitness calculateHere(WitnessInput input) {
         CircomRuntimeImports runtime = runtime();
-        CircomExports wasm = guarded(runtime, "starting", () -> new CircomExports(instantiate(runtime), hasSharedMemoryStart));
+        FieldHost field = hostField == null ? null : new DirectField(hostField);
+        CircomExports wasm = start(runtime, field);
+        setInputs(wasm, runtime, input, (hash, index, value) -> {
+            byte[] le = Bytes.toLittleEndian(value.mod(prime), n8); // snarkjs's normalize()
+            wasm.writeShared(le, 0);
+            wasm.setInputSignal(hash, index);
+        });
+        return guarded(runtime, "reading the witness", () -> readWitness(wasm, runtime));
+    }
+
+    /**
+     * A recording run: the wasm computes the witness with {@link TracingField} behind its field functions, and the
+     * graph it leaves is kept for the next computations. Where recording fails, the wasm computes this witness.
+     */
+    private CircomWitness recordHere(WitnessInput input) {
+        long started = System.nanoTime();
+        GraphBuilder builder = new GraphBuilder(hostField, options.limits().maxMemoryBytes() / GRAPH_BYTES_PER_NODE);
+        CircomRuntimeImports runtime = CircomRuntimeImports.forRecording(options.limits().maxLogBytes(),
+                options.limits().maxMemoryBytes());
+        try {
+            CircomWitness witness = record(builder, runtime, input);
+            LOG.info("witness graph recorded in {} ms: {} operators, {} guards, {} KiB of program, {} KiB an "
+                            + "evaluation", (System.nanoTime() - started) / 1_000_000, graph.graph().operators(),
+                    graph.graph().guards(), graph.graph().programBytes() >> 10,
+                    graph.graph().evaluationBytes() >> 10);
+            return witness;
+        } catch (WitnessException e) {
+            if (e.reason() == Reason.INTERRUPTED) {
+                throw e;
+            }
+            graph.failed(e.getMessage(), isStructural(e));
+        } catch (RuntimeException | StackOverflowError e) {
+            graph.failed(e.toString(), isStructural(e));
+        }
+        return calculateHere(input);
+    }
+
+    private CircomWitness record(GraphBuilder builder, CircomRuntimeImports runtime, WitnessInput input) {
+        if (sharedElement < 0) {
+            throw new UnsupportedModuleException("the module does not export getSharedRWMemoryStart");
+        }
+        int staging = sharedElement;
+        TracingField field = new TracingField(builder, staging);
+        CircomExports recording = start(runtime, field);
+        List<InputSignal> signals = new ArrayList<>();
+        setInputs(recording, runtime, input, (hash, index, value) -> {
+            long[] montgomery = hostField.fromBigInteger(value);
+            FieldElements.writeNode(recording.memory(), staging, builder.input(montgomery));
+            recording.setInputSignal(hash, index);
+        }, signals);
+        byte[] values = new byte[Math.multiplyExact(witnessSize, n8)];
+        long[] limbs = new long[hostField.limbs()];
+        guarded(runtime, "reading the witness", () -> {
+            for (int i = 0; i < witnessSize; i++) {
+                recording.loadWitness(i);
+                builder.witness(i, field.handedOut());
+                builder.value(field.handedOut(), limbs, 0);
+                hostField.toBytes(limbs, 0, false, false, values, i * n8);
+            }
+            return null;
+        });
+        WitnessGraph recorded = builder.build(witnessSize, signals);
+        long cap = options.limits().maxMemoryBytes();
+        if (recorded.programBytes() > cap || recorded.evaluationBytes() > cap) {
+            throw new GraphTooLargeException("the witness graph needs more than the witness memory limit of " + cap
+                    + " bytes");
+        }
+        graph.recorded(recorded);
+        return new CircomWitness(prime, n8, values, List.of(), WitnessEngine.WASM);
+    }
+
+    private static boolean isStructural(Throwable e) {
+        return findCause(e, UnsupportedModuleException.class) != null
+                || findCause(e, GraphTooLargeException.class) != null;
+    }
+
+    /** A new instance, started ({@code init}). */
+    private CircomExports start(CircomRuntimeImports runtime, FieldHost field) {
+        CircomExports wasm = guarded(runtime, "starting",
+                () -> new CircomExports(instantiate(module, machineFactory, runtime, field), hasSharedMemoryStart));
         guarded(runtime, "init", () -> {
             wasm.init(options.sanityCheck());
             return null;
         });
-        setInputs(wasm, runtime, input);
-        return guarded(runtime, "reading the witness", () -> readWitness(wasm, runtime));
+        return wasm;
     }
 
-    private void setInputs(CircomExports wasm, CircomRuntimeImports runtime, WitnessInput input) {
-        byte[] element = new byte[n8];
+    /** Sets one input value: puts it where {@code setInputSignal} reads it, then calls it. */
+    @FunctionalInterface
+    private interface InputSetter {
+        void set(long hash, int index, BigInteger value);
+    }
+
+    private void setInputs(CircomExports wasm, CircomRuntimeImports runtime, WitnessInput input, InputSetter setter) {
+        setInputs(wasm, runtime, input, setter, new ArrayList<>());
+    }
+
+    private void setInputs(CircomExports wasm, CircomRuntimeImports runtime, WitnessInput input, InputSetter setter,
+                           List<InputSignal> signals) {
         int set = 0;
         for (Map.Entry<String, List<BigInteger>> signal : input.signals().entrySet()) {
             String name = signal.getKey();
@@ -217,14 +406,15 @@ public final class CircomWitnessCalculator {
                 throw new WitnessException(Reason.INVALID_INPUT, (values.size() < expected ? "Not enough" : "Too many")
                         + " values for input signal " + name + ": expected " + expected + ", got " + values.size());
             }
+            if (!values.isEmpty()) {
+                signals.add(new InputSignal(name, set, values.size()));
+            }
             for (int i = 0; i < values.size(); i++) {
-                byte[] le = Bytes.toLittleEndian(values.get(i).mod(prime), n8); // snarkjs's normalize()
-                System.arraycopy(le, 0, element, 0, n8);
                 int index = i;
+                BigInteger value = values.get(i);
                 // The circuit itself runs inside the call that sets the last input value.
                 guarded(runtime, "input '" + name + "'[" + i + "]", () -> {
-                    wasm.writeShared(element, 0);
-                    wasm.setInputSignal(hash, index);
+                    setter.set(hash, index, value);
                     return null;
                 });
                 set++;
@@ -242,7 +432,7 @@ public final class CircomWitnessCalculator {
             wasm.loadWitness(i);
             wasm.readShared(values, i * n8);
         }
-        return new CircomWitness(prime, n8, values, runtime.log());
+        return new CircomWitness(prime, n8, values, runtime.log(), WitnessEngine.WASM);
     }
 
     private CircomRuntimeImports runtime() {
@@ -250,12 +440,13 @@ public final class CircomWitnessCalculator {
         return new CircomRuntimeImports(options.logSink(), limits.maxLogBytes(), limits.maxMemoryBytes());
     }
 
-    private Instance instantiate(CircomRuntimeImports runtime) {
+    private Instance instantiate(WasmModule wasm, Function<Instance, Machine> machine, CircomRuntimeImports runtime,
+                                 FieldHost field) {
         long maxMemory = options.limits().maxMemoryBytes();
-        Instance.Builder builder = Instance.builder(module).withImportValues(runtime.importValues(module))
+        Instance.Builder builder = Instance.builder(wasm).withImportValues(runtime.importValues(wasm, field))
                 .withMemoryFactory(limits -> CappedMemory.of(limits, maxMemory));
-        if (machineFactory != null) {
-            builder.withMachineFactory(machineFactory);
+        if (machine != null) {
+            builder.withMachineFactory(machine);
         }
         return builder.build();
     }

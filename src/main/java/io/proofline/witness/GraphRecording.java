@@ -1,0 +1,65 @@
+package io.proofline.witness;
+
+import io.proofline.witness.graph.WitnessGraph;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A calculator's witness graph and whether to record one: at most one recording run at a time (the other
+ * computations meanwhile go to the wasm), none once a graph exists, and none after a failure that another input
+ * would not mend (the circuit logs, the graph is too large, the module is not laid out as circom's) or after
+ * {@value #ATTEMPTS} failed runs (inputs the circuit rejects).
+ */
+final class GraphRecording {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CircomWitnessCalculator.class);
+    static final int ATTEMPTS = 3;
+
+    private final AtomicBoolean recording = new AtomicBoolean();
+    private volatile WitnessGraph graph;
+    private volatile String noGraph;
+    private int failures;
+
+    /** @param noGraph why this calculator records no graph, or null where it may */
+    GraphRecording(String noGraph) {
+        this.noGraph = noGraph;
+        if (noGraph != null) {
+            LOG.info("no witness graph: {}; the wasm computes every witness", noGraph);
+        }
+    }
+
+    WitnessGraph graph() {
+        return graph;
+    }
+
+    /** Why there is no graph and will be none, or null. */
+    String noGraph() {
+        return noGraph;
+    }
+
+    /** Whether the caller is to record (then {@link #endRecording} after): no graph yet, may, and none running. */
+    boolean startRecording() {
+        return graph == null && noGraph == null && recording.compareAndSet(false, true);
+    }
+
+    void endRecording() {
+        recording.set(false);
+    }
+
+    void recorded(WitnessGraph recorded) {
+        graph = recorded;
+    }
+
+    /** A recording run failed; {@code forGood}: no input would mend it. */
+    synchronized void failed(String why, boolean forGood) {
+        failures++;
+        if (forGood || failures >= ATTEMPTS) {
+            noGraph = forGood ? why : ATTEMPTS + " recording runs failed, the last: " + why;
+            LOG.info("no witness graph: {}; the wasm computes every witness", noGraph);
+        } else {
+            LOG.info("recording the witness graph failed ({}); the next computation tries again", why);
+        }
+    }
+}
