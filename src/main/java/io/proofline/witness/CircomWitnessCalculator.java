@@ -1,7 +1,5 @@
 package io.proofline.witness;
 
-import com.dylibso.chicory.compiler.InterpreterFallback;
-import com.dylibso.chicory.compiler.MachineFactoryCompiler;
 import com.dylibso.chicory.runtime.ChicoryInterruptedException;
 import com.dylibso.chicory.runtime.Instance;
 import com.dylibso.chicory.runtime.Machine;
@@ -24,7 +22,6 @@ import io.proofline.witness.internal.CircomErrorCode;
 import io.proofline.witness.internal.CircomExports;
 import io.proofline.witness.internal.CircomRuntimeImports;
 import io.proofline.witness.internal.Deadline;
-import io.proofline.witness.internal.DirectField;
 import io.proofline.witness.internal.FieldElements;
 import io.proofline.witness.internal.FieldHost;
 import io.proofline.witness.internal.Fnv1a64;
@@ -69,10 +66,13 @@ public final class CircomWitnessCalculator {
     /** What recording holds per node (kind, operands, value and the constants' index), for the node limit. */
     private static final long GRAPH_BYTES_PER_NODE = 64;
 
-    /** The module that runs: with its field functions on the host where {@link #hostField} is set. */
-    private final WasmModule module;
-    /** Chicory's compiled machine for this module, or null for the interpreter. Shareable across instances. */
-    private final Function<Instance, Machine> machineFactory;
+    /** The circuit's wasm as it came: it computes the witnesses that no graph holds. */
+    private final WasmCode wasm;
+    /**
+     * The wasm with its field functions on the host ({@link HostFieldModule}), for recording the graph; null where
+     * the module cannot be rewritten, and once recording is over.
+     */
+    private volatile WasmCode recorder;
     private final boolean hasSharedMemoryStart;
     private final CalculatorOptions options;
     private final int circomVersion;
@@ -105,10 +105,11 @@ public final class CircomWitnessCalculator {
         }
         HostFieldModule rewritten = hostFieldModule(wasm, prime);
         this.hostField = rewritten == null ? null : fieldOf(prime);
-        this.module = rewritten == null ? original : rewritten.module();
-        this.machineFactory = options.mode() == CalculatorOptions.ExecutionMode.COMPILED ? compile(module) : null;
-        this.graph = new GraphRecording(rewritten == null ? "the module's field code cannot run on the host"
-                : null);
+        this.wasm = new WasmCode(original, options.mode());
+        this.recorder = rewritten == null ? null : new WasmCode(rewritten.module(), options.mode());
+        // What a first computation runs is compiled now, at load (the wasm on first need where a graph is recorded).
+        (recorder == null ? this.wasm : recorder).machine();
+        this.graph = new GraphRecording(rewritten == null ? "the module's field code cannot run on the host" : null);
     }
 
     /** The module with its field functions on the host, or null where that cannot be (logged). */
@@ -265,7 +266,7 @@ public final class CircomWitnessCalculator {
     private Optional<CircomWitness> evaluate(WitnessGraph recorded, WitnessInput input) {
         Optional<BigInteger[]> values = recorded.order(input.signals());
         if (values.isEmpty()) {
-            LOG.debug("the input's signals are not the recorded ones; the wasm computes this witness");
+            graph.offPath("the input's signals are not the recorded ones");
             return Optional.empty();
         }
         if (Thread.currentThread().isInterrupted()) {
@@ -278,7 +279,7 @@ public final class CircomWitnessCalculator {
             recorded.evaluate(values.get(), out, deadline);
             return Optional.of(new CircomWitness(prime, n8, out, List.of(), WitnessEngine.GRAPH));
         } catch (GuardFailedException | UnsupportedOperandException e) {
-            LOG.debug("the witness graph does not hold this input ({}); the wasm computes its witness", e.getMessage());
+            graph.offPath(e.getMessage());
             return Optional.empty();
         } catch (DeadlineException e) {
             if (e.interrupted()) {
@@ -291,8 +292,7 @@ public final class CircomWitnessCalculator {
 
     private CircomWitness calculateHere(WitnessInput input) {
         CircomRuntimeImports runtime = runtime();
-        FieldHost field = hostField == null ? null : new DirectField(hostField);
-        CircomExports wasm = start(runtime, field);
+        CircomExports wasm = start(this.wasm, runtime, null);
         setInputs(wasm, runtime, input, (hash, index, value) -> {
             byte[] le = Bytes.toLittleEndian(value.mod(prime), n8); // snarkjs's normalize()
             wasm.writeShared(le, 0);
@@ -312,18 +312,23 @@ public final class CircomWitnessCalculator {
                 options.limits().maxMemoryBytes());
         try {
             CircomWitness witness = record(builder, runtime, input);
+            recorder = null; // its compiled code can go
             LOG.info("witness graph recorded in {} ms: {} operators, {} guards, {} KiB of program, {} KiB an "
                             + "evaluation", (System.nanoTime() - started) / 1_000_000, graph.graph().operators(),
                     graph.graph().guards(), graph.graph().programBytes() >> 10,
                     graph.graph().evaluationBytes() >> 10);
             return witness;
         } catch (WitnessException e) {
-            if (e.reason() == Reason.INTERRUPTED) {
-                throw e;
+            if (e.reason() == Reason.INTERRUPTED || e.reason() == Reason.INVALID_INPUT && !isStructural(e)) {
+                throw e; // the same answer the wasm gives, and no fault of the recording
             }
-            graph.failed(e.getMessage(), isStructural(e));
+            graph.failed(why(e), isStructural(e));
         } catch (RuntimeException | StackOverflowError e) {
-            graph.failed(e.toString(), isStructural(e));
+            graph.failed(why(e), isStructural(e));
+        } finally {
+            if (graph.graph() != null || graph.noGraph() != null) {
+                recorder = null; // its compiled code can go
+            }
         }
         return calculateHere(input);
     }
@@ -334,7 +339,11 @@ public final class CircomWitnessCalculator {
         }
         int staging = sharedElement;
         TracingField field = new TracingField(builder, staging);
-        CircomExports recording = start(runtime, field);
+        WasmCode code = recorder;
+        if (code == null) {
+            throw new UnsupportedModuleException("recording is over");
+        }
+        CircomExports recording = start(code, runtime, field);
         List<InputSignal> signals = new ArrayList<>();
         setInputs(recording, runtime, input, (hash, index, value) -> {
             long[] montgomery = hostField.fromBigInteger(value);
@@ -362,15 +371,24 @@ public final class CircomWitnessCalculator {
         return new CircomWitness(prime, n8, values, List.of(), WitnessEngine.WASM);
     }
 
+    /** What stopped a recording: the structural cause where there is one, else the failure itself. */
+    private static String why(Throwable e) {
+        Throwable cause = findCause(e, UnsupportedModuleException.class);
+        if (cause == null) {
+            cause = findCause(e, GraphTooLargeException.class);
+        }
+        return cause != null ? cause.getMessage() : e.getMessage() != null ? e.getMessage() : e.toString();
+    }
+
     private static boolean isStructural(Throwable e) {
         return findCause(e, UnsupportedModuleException.class) != null
                 || findCause(e, GraphTooLargeException.class) != null;
     }
 
-    /** A new instance, started ({@code init}). */
-    private CircomExports start(CircomRuntimeImports runtime, FieldHost field) {
-        CircomExports wasm = guarded(runtime, "starting",
-                () -> new CircomExports(instantiate(module, machineFactory, runtime, field), hasSharedMemoryStart));
+    /** A new instance of {@code code}, started ({@code init}); {@code field} behind its host field functions. */
+    private CircomExports start(WasmCode code, CircomRuntimeImports runtime, FieldHost field) {
+        CircomExports wasm = guarded(runtime, "starting", () -> new CircomExports(
+                instantiate(code.module(), code.machine(), runtime, field), hasSharedMemoryStart));
         guarded(runtime, "init", () -> {
             wasm.init(options.sanityCheck());
             return null;
@@ -497,13 +515,4 @@ public final class CircomWitnessCalculator {
         return null;
     }
 
-    /** Compiles once per module; a module Chicory cannot compile still runs, interpreted. */
-    private static Function<Instance, Machine> compile(WasmModule module) {
-        try {
-            return MachineFactoryCompiler.builder(module).withInterpreterFallback(InterpreterFallback.SILENT).compile();
-        } catch (RuntimeException | LinkageError e) {
-            LOG.warn("Chicory could not compile the witness calculator; interpreting it (slower): {}", e.toString());
-            return null;
-        }
-    }
 }

@@ -18,6 +18,7 @@ final class GraphRecording {
     static final int ATTEMPTS = 3;
 
     private final AtomicBoolean recording = new AtomicBoolean();
+    private final AtomicBoolean offPathSaid = new AtomicBoolean();
     private volatile WitnessGraph graph;
     private volatile String noGraph;
     private int failures;
@@ -50,6 +51,18 @@ final class GraphRecording {
 
     void recorded(WitnessGraph recorded) {
         graph = recorded;
+    }
+
+    /**
+     * An input the graph does not hold (another path, other signals): the wasm computes it. Said at INFO the first
+     * time for this calculator, then at DEBUG.
+     */
+    void offPath(String why) {
+        if (offPathSaid.compareAndSet(false, true)) {
+            LOG.info("an input left the recorded witness graph ({}); the wasm computes such inputs' witnesses", why);
+        } else {
+            LOG.debug("the wasm computes this witness: {}", why);
+        }
     }
 
     /** A recording run failed; {@code forGood}: no input would mend it. */
