@@ -2,7 +2,7 @@
 # Builds the CUDA kernels: every file of native-cuda/modules/ is one translation unit and becomes one fatbin, compiled
 # in parallel (one nvcc per core), and modules.list names them (KernelModule loads every module it lists). A new
 # kernel family goes into a new file there (or an existing one); nothing else needs to change. Called by Maven
-# (profile "cuda") in generate-resources and by scripts/device-bundle.sh. Without nvcc on the PATH it prints a note
+# (profile "cuda") in generate-resources and by scripts/lab/device-bundle.sh. Without nvcc on the PATH it prints a note
 # and succeeds: the jar then carries no kernels and the GPU backend reports "no kernels were built".
 #
 #   native-cuda/build.sh <output-dir> [archs] [copy-to-dir]

@@ -5,28 +5,17 @@
 # The Maven build runs this after the jar is built (skip with -Dproofline.skipAot); the Docker image runs it in its
 # runtime stage, since a cache holds only for the JVM and the jar paths it was made with.
 #
-# Usage: scripts/aot-cache.sh [--extract UBER_JAR] EXTRACTED_JAR WORK_DIR [JAVA]
-#   --extract      first extract UBER_JAR (Spring Boot's executable jar) afresh into EXTRACTED_JAR's folder
+# Usage: scripts/aot-cache.sh EXTRACTED_JAR WORK_DIR [JAVA]
 #   EXTRACTED_JAR  e.g. target/app/proofline.jar (java -Djarmode=tools -jar target/proofline.jar extract): plain jars,
 #                  since the cache holds only classes that the JDK's own class loaders load, not nested jars' classes
 #   WORK_DIR       where the training circuits are made (kept: a second run reuses them)
 #   JAVA           the java that will run the jar (default: JAVA_HOME's, else the PATH's)
 # A JVM without -XX:AOTCacheOutput (before JDK 25, or not HotSpot) gets no cache: the script says so and exits 0.
 set -eu
-uber=""
-if [ "${1:-}" = --extract ]; then
-  uber="$2"
-  shift 2
-fi
 jar="$1"
 work="$2"
 java="${3:-${JAVA_HOME:+$JAVA_HOME/bin/}java}"
 cache="${jar%.jar}.aot"
-if [ -n "$uber" ]; then
-  app="$(dirname "$jar")"
-  rm -rf "$app"
-  "$java" -Djarmode=tools -jar "$uber" extract --destination "$app" --application-filename "$(basename "$jar")"
-fi
 rm -f "$cache"
 if ! "$java" -XX:+PrintFlagsFinal -version 2>/dev/null | grep -q ' AOTCacheOutput '; then
   echo "aot-cache: $java has no -XX:AOTCacheOutput (JDK 25+ HotSpot); no AOT cache, bin/proofline runs without one"

@@ -1,6 +1,6 @@
 pragma circom 2.0.0;
 
-// The one-shot CLI benchmark's circuit (scripts/cli-bench.sh): a chain of `n` Poseidon(2) hashes; at n = 218,
+// The one-shot CLI benchmark's circuit (scripts/lab/cli-bench.sh): a chain of `n` Poseidon(2) hashes; at n = 218,
 // compiled with --O2, 52,320 constraints (a 2^16 domain). Not a test fixture: built under .fixtures/bench/.
 include "poseidon/poseidon.circom";
 

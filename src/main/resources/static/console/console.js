@@ -88,7 +88,7 @@
     }
     var q = document.getElementById("queues");
     if (q && s.queues) {
-      ["queued", "synthesizing", "awaitingGpu", "proving", "finalizing"].forEach(function (k) {
+      ["queued", "synthesizing", "awaitingDevice", "proving", "finalizing"].forEach(function (k) {
         setText(q, k, s.queues[k]);
       });
     }
@@ -102,7 +102,7 @@
   // Partitions whose a/b/c vectors are alive: from synthesis until prove start returns (DESIGN §3).
   function partitionsHoldingAbc(s) {
     var q = s.queues || {};
-    return (q.synthesizing || 0) + (q.awaitingGpu || 0) + (q.proving || 0);
+    return (q.synthesizing || 0) + (q.awaitingDevice || 0) + (q.proving || 0);
   }
 
   var chartEl = document.getElementById("chart");

@@ -1,10 +1,9 @@
 package io.proofline.cli;
 
-import io.proofline.cli.bench.BenchCommand;
-
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.TreeMap;
 
 /**
@@ -27,7 +26,6 @@ public final class Cli {
 
     static {
         RunTimings.touch();
-        register("bench", new BenchCommand());
         register("dev-circuit", new DevCircuitCommand());
         register("prove", new ProveCommand());
         register("fullprove", new FullproveCommand());
@@ -37,6 +35,7 @@ public final class Cli {
         register("gpu-bench", new GpuSelfTestCommand(true));
         register("heap-opts", new HeapOptsCommand());
         register("aot-training", new AotTrainingCommand());
+        ServiceLoader.load(CommandSet.class).forEach(set -> set.commands().forEach(Cli::register));
     }
 
     private static void register(String name, Command command) {

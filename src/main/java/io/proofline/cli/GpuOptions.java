@@ -62,8 +62,7 @@ public final class GpuOptions {
         }
         Optional<Path> kernels = Optional.ofNullable(opts.get(KERNELS)).map(Path::of);
         int maxWindow = Options.intValue(opts, MSM_MAX_WINDOW, defaults.msmMaxWindow());
-        long budget = opts.containsKey(MEMORY_BUDGET) ? ByteSizes.parse(opts.get(MEMORY_BUDGET))
-                : defaults.deviceMemoryBudgetBytes();
+        long budget = Options.bytes(opts, MEMORY_BUDGET, defaults.deviceMemoryBudgetBytes());
         try {
             return new GpuConfig(b2, maxWindow, kernels, budget, abc);
         } catch (IllegalArgumentException e) {

@@ -22,7 +22,7 @@ import java.util.Map;
  * as the time after which no new case starts. {@code --fixtures DIR} (with {@code --fixtures-only} alone) proves every
  * committed circom fixture under DIR ({@code <curve>/<circuit>/circuit.zkey} + {@code witness.wtns}) on the GPU backend
  * and writes each proof's files to {@code --proof-out}{@code /<curve>-<circuit>/} for
- * {@code scripts/verify-gpu-proofs.sh}. The GPU flags ({@link GpuOptions}) configure the kernels and the backend.
+ * {@code scripts/lab/verify-gpu-proofs.sh}. The GPU flags ({@link GpuOptions}) configure the kernels and the backend.
  */
 final class GpuSelfTestCommand implements Cli.Command {
 

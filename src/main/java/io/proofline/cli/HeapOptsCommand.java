@@ -1,7 +1,7 @@
 package io.proofline.cli;
 
-import io.proofline.engine.HeapRule;
-import io.proofline.engine.MemoryLimit;
+import io.proofline.engine.memory.HeapRule;
+import io.proofline.engine.memory.MemoryLimit;
 
 import java.io.PrintStream;
 import java.util.Map;
@@ -27,7 +27,7 @@ final class HeapOptsCommand implements Cli.Command {
         }
         OptionalLong given = OptionalLong.empty();
         if (opts.containsKey("--limit")) {
-            long bytes = ByteSizes.parse(opts.get("--limit"));
+            long bytes = Options.bytes(opts, "--limit", 0);
             if (bytes <= 0) {
                 throw new UsageException("--limit must be positive");
             }

@@ -1,5 +1,6 @@
 package io.proofline.cli;
 
+import io.proofline.engine.memory.ByteSizes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -43,6 +44,19 @@ public final class Options {
             throw new UsageException("missing " + name);
         }
         return v;
+    }
+
+    /** The option's byte size ({@link ByteSizes}'s grammar), or {@code fallback} when the option is absent. */
+    public static long bytes(Map<String, String> opts, String name, long fallback) throws UsageException {
+        String v = opts.get(name);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            return ByteSizes.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(name + ": " + e.getMessage());
+        }
     }
 
     public static int intValue(Map<String, String> opts, String name, int fallback) throws UsageException {

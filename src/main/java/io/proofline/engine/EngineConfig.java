@@ -1,5 +1,8 @@
 package io.proofline.engine;
 
+import io.proofline.engine.memory.AdmissionPolicy;
+import io.proofline.engine.memory.FixedMemory;
+import io.proofline.engine.memory.MemoryPlan;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -15,11 +18,11 @@ import java.util.OptionalLong;
  * @param synthesisWorkers    synthesis threads
  * @param queueCapacity       partitions the priority queue admits; beyond it {@code submit} throws
  *                            {@link QueueFullException}
- * @param handoffCapacity     synthesized partitions that may wait for a device (ignored by BASELINE: unbounded)
+ * @param handoffCapacity     synthesized partitions that may wait for a device
  * @param finalizerThreads    threads for prove finish and verification
  * @param verifyProofs        verify every proof unless a job says otherwise
  * @param workersPerDevice    each device's bulkhead: prove starts it runs at once
- * @param policy              {@link PipelinePolicy#BUDGETED}, or BASELINE for tests and benchmarks
+ * @param admission           what a partition reserves: {@link AdmissionPolicy#BUDGETED}; another only in the lab
  * @param breakerMinimumCalls prove starts a device's breaker must have seen (of its last {@link #BREAKER_WINDOW})
  *                            before it judges; it opens when half or more of them were device faults
  * @param deviceRetryAfter    how long an open breaker keeps its device out before trying it again
@@ -27,11 +30,11 @@ import java.util.OptionalLong;
  * @param admissionWait       how long the partition at the head of the queue may wait for memory before its job
  *                            is ended with an {@link AdmissionTimeoutException} (to be run again later); also how
  *                            long a partition may wait for room on devices that refused it for capacity
- *                            ({@link DeviceRoomTimeoutException})
+ *                            ({@link io.proofline.engine.device.DeviceRoomTimeoutException})
  */
 public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, int synthesisWorkers, int queueCapacity,
                            int handoffCapacity, int finalizerThreads, boolean verifyProofs, int workersPerDevice,
-                           PipelinePolicy policy, int breakerMinimumCalls, Duration deviceRetryAfter,
+                           AdmissionPolicy admission, int breakerMinimumCalls, Duration deviceRetryAfter,
                            Duration queueFullRetryAfter, Duration admissionWait) {
 
     /** The breaker's sliding window, counted in prove starts. */
@@ -50,7 +53,7 @@ public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, in
 
     public EngineConfig {
         Objects.requireNonNull(memoryPlan, "memoryPlan");
-        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(admission, "admission");
         Objects.requireNonNull(deviceRetryAfter, "deviceRetryAfter");
         Objects.requireNonNull(queueFullRetryAfter, "queueFullRetryAfter");
         Objects.requireNonNull(admissionWait, "admissionWait");
@@ -101,7 +104,7 @@ public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, in
         private int finalizerThreads = DEFAULT_FINALIZER_THREADS;
         private boolean verifyProofs = DEFAULT_VERIFY_PROOFS;
         private int workersPerDevice = DEFAULT_WORKERS_PER_DEVICE;
-        private PipelinePolicy policy = PipelinePolicy.BUDGETED;
+        private AdmissionPolicy admission = AdmissionPolicy.BUDGETED;
         private int breakerMinimumCalls = 3;
         private Duration deviceRetryAfter = Duration.ofSeconds(30);
         private Duration queueFullRetryAfter = Duration.ofSeconds(DEFAULT_QUEUE_FULL_RETRY_AFTER_SECONDS);
@@ -154,8 +157,8 @@ public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, in
             return this;
         }
 
-        public Builder policy(PipelinePolicy value) {
-            this.policy = value;
+        public Builder admission(AdmissionPolicy value) {
+            this.admission = Objects.requireNonNull(value, "admission");
             return this;
         }
 
@@ -187,7 +190,7 @@ public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, in
             }
             long budget = plan != null ? plan.budgetBytes() : budgetBytes;
             return new EngineConfig(budget, Optional.ofNullable(plan), synthesisWorkers, queueCapacity, handoffCapacity,
-                    finalizerThreads, verifyProofs, workersPerDevice, policy, breakerMinimumCalls, deviceRetryAfter,
+                    finalizerThreads, verifyProofs, workersPerDevice, admission, breakerMinimumCalls, deviceRetryAfter,
                     queueFullRetryAfter, admissionWait);
         }
     }

@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /**
  * One partition's input as uploaded; opaque to the engine, which only counts what it holds in memory as
- * {@link BufferClass#INPUT} until synthesis has parsed it. Either the bytes themselves ({@link #wtns(byte[])},
+ * {@link io.proofline.engine.memory.BufferClass#INPUT} until synthesis has parsed it. Either the bytes themselves ({@link #wtns(byte[])},
  * {@link #inputJson(byte[])}: tests, the CLI) or a stored upload ({@link #stored}: the service), which is read only
  * when its partition is synthesized, so that a queued job holds none of its inputs on the heap.
  */

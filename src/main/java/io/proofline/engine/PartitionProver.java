@@ -1,5 +1,9 @@
 package io.proofline.engine;
 
+import io.proofline.engine.device.ProvingDevice;
+import io.proofline.engine.memory.BufferAllocator;
+import io.proofline.engine.memory.PartitionFootprint;
+
 /**
  * The port the engine drives: one Groth16 proof of one partition, split where its memory changes
  * (DESIGN §2, §3). A CPU or GPU backend implements it through a thin adapter.
@@ -7,10 +11,10 @@ package io.proofline.engine;
  * <p>Contract:
  * <ul>
  *   <li>{@link #synthesize} allocates the WITNESS and ABC buffers through the allocator it is given (which
- *       refuses more than {@link #footprint} allows) and computes into their {@link OffHeapBuffer#segment()}.</li>
+ *       refuses more than {@link #footprint} allows) and computes into their {@link io.proofline.engine.memory.OffHeapBuffer#segment()}.</li>
  *   <li>{@link #proveStart} runs on one device, may allocate PENDING buffers (and ABC ones, up to
  *       {@link #lateAbcBytes}), and must not keep the ABC buffers: the engine frees them and returns their bytes to the budget as soon as it returns.
- *       It throws {@link DeviceFaultException} when the device (not the partition) is at fault; the
+ *       It throws {@link io.proofline.engine.device.DeviceFaultException} when the device (not the partition) is at fault; the
  *       engine then opens that device's breaker if faults accumulate and retries on another device.</li>
  *   <li>{@link #proveFinish} is called on a finalizer thread with the same device that ran prove start;
  *       after it returns the engine frees all the partition's buffers.</li>

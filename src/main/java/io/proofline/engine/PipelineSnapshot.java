@@ -1,5 +1,11 @@
 package io.proofline.engine;
 
+import io.proofline.engine.device.DeviceFigures;
+import io.proofline.engine.memory.BudgetFigures;
+import io.proofline.engine.memory.BufferCell;
+import io.proofline.engine.memory.BufferClass;
+import io.proofline.engine.memory.MemoryFigures;
+import io.proofline.engine.memory.ProcessMemory;
 import java.time.Instant;
 import java.util.List;
 
@@ -51,7 +57,7 @@ public record PipelineSnapshot(Instant takenAt, List<BufferCell> cells, ProcessM
                 .append(" unaccounted=").append(memory.unaccountedBytes())
                 .append(" queue=").append(queues.queued()).append('/').append(queues.queueCapacity())
                 .append(" synth=").append(queues.synthesizing())
-                .append(" handoff=").append(queues.awaitingGpu()).append('/').append(queues.handoffCapacity())
+                .append(" handoff=").append(queues.awaitingDevice()).append('/').append(queues.handoffCapacity())
                 .append(" proving=").append(queues.proving())
                 .append(" finalizing=").append(queues.finalizing()).append(" |");
         for (BufferCell c : cells) {

@@ -1,6 +1,10 @@
 package io.proofline.engine;
 
-import io.proofline.engine.internal.DefaultProvingEngine;
+import io.proofline.engine.device.ProvingDevice;
+import io.proofline.engine.memory.BufferTracker;
+import io.proofline.engine.memory.KeyResidency;
+import io.proofline.engine.memory.MemoryBudget;
+import io.proofline.engine.pipeline.DefaultProvingEngine;
 
 import java.time.Duration;
 import java.util.List;

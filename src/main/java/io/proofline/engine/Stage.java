@@ -2,13 +2,13 @@ package io.proofline.engine;
 
 /**
  * The stages a partition passes through (DESIGN §3), and the columns of the buffer table:
- * {@code QUEUED → SYNTHESIZING → AWAITING_GPU → PROVING → FINALIZING → VERIFYING → DONE},
+ * {@code QUEUED → SYNTHESIZING → AWAITING_DEVICE → PROVING → FINALIZING → VERIFYING → DONE},
  * or {@code FAILED} / {@code CANCELLED} from any stage.
  */
 public enum Stage {
     QUEUED,
     SYNTHESIZING,
-    AWAITING_GPU,
+    AWAITING_DEVICE,
     PROVING,
     FINALIZING,
     VERIFYING,

@@ -15,7 +15,7 @@
  *        ▼
  *  synthesis pool (synthesisWorkers)  PartitionProver.synthesize → WITNESS, ABC     [SYNTHESIZING]
  *        │   bounded Handoff (handoffCapacity); the reservation travels with the partition
- *        ▼                                                                        [AWAITING_GPU]
+ *        ▼                                                                        [AWAITING_DEVICE]
  *  proving workers: least-loaded device whose Bulkhead has room and CircuitBreaker is closed
  *        │   proveStart(device)  → PENDING; ABC freed, ABC bytes released               [PROVING]
  *        │   DeviceFaultException → breaker counts it, partition back to the hand-off, other device
@@ -41,12 +41,13 @@
  * can only request cancellation, which interrupts the owner.
  *
  * <h2>Counting</h2>
- * The {@link io.proofline.engine.BufferTracker} counts every buffer by
- * {@link io.proofline.engine.BufferClass} × {@link io.proofline.engine.Stage}, with RSS, heap, off-heap bytes,
+ * The {@link io.proofline.engine.memory.BufferTracker} counts every buffer by
+ * {@link io.proofline.engine.memory.BufferClass} × {@link io.proofline.engine.Stage}, with RSS, heap, off-heap bytes,
  * the budget, devices and queue depths, as an immutable {@link io.proofline.engine.PipelineSnapshot}, and logs
  * it at DEBUG at each lifecycle event.
  *
- * <p>The {@link io.proofline.engine.PipelinePolicy#BASELINE} policy reproduces the pre-fix design of DESIGN §1
- * (no byte reservation, unbounded hand-off) for tests and benchmarks only.
+ * <p>What a partition reserves is the {@link io.proofline.engine.memory.AdmissionPolicy}: the product's is
+ * {@code BUDGETED}; the lab passes the pre-fix design of DESIGN §1 (no byte reservation, unbounded hand-off) through
+ * {@link io.proofline.engine.EngineConfig.Builder#admission} to show what the budget prevents.
  */
 package io.proofline.engine;

@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /**
  * The GPU backend's settings, immutable and free of any configuration framework: the service binds them from
- * {@code proofline.gpu.*} ({@code io.proofline.service.GpuProperties}), the CLI from its flags ({@code --b2},
+ * {@code proofline.gpu.*} ({@code io.proofline.service.config.GpuProperties}), the CLI from its flags ({@code --b2},
  * {@code --kernels}, {@code --msm-max-window}, {@code --gpu-memory-budget}); nothing in the backend reads a system
  * property or the environment.
  *

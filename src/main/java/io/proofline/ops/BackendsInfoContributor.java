@@ -1,6 +1,6 @@
 package io.proofline.ops;
 
-import io.proofline.service.DeviceBackends;
+import io.proofline.service.config.DeviceBackends;
 import io.proofline.snark.prover.ProverBackends;
 import org.springframework.boot.actuate.info.Info;
 import org.springframework.boot.actuate.info.InfoContributor;

@@ -1,6 +1,6 @@
 package io.proofline.ops;
 
-import io.proofline.engine.DeviceFigures;
+import io.proofline.engine.device.DeviceFigures;
 import io.proofline.engine.ProvingEngine;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;

@@ -1,6 +1,6 @@
 package io.proofline.ops;
 
-import io.proofline.service.JobService;
+import io.proofline.service.jobs.JobService;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.stereotype.Component;

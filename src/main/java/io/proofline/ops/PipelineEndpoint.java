@@ -2,7 +2,7 @@ package io.proofline.ops;
 
 import io.proofline.engine.PipelineSnapshot;
 import io.proofline.engine.ProvingEngine;
-import io.proofline.service.KeyCache;
+import io.proofline.service.circuits.KeyCache;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.stereotype.Component;

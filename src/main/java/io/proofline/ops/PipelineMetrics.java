@@ -5,17 +5,17 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import io.proofline.engine.BufferClass;
-import io.proofline.engine.DeviceFigures;
+import io.proofline.engine.memory.BufferClass;
+import io.proofline.engine.device.DeviceFigures;
 import io.proofline.engine.JobState;
 import io.proofline.engine.PartitionStatus;
 import io.proofline.engine.PipelineSnapshot;
-import io.proofline.engine.ProvingDevice;
+import io.proofline.engine.device.ProvingDevice;
 import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.Stage;
 import io.proofline.engine.StageTimings;
-import io.proofline.service.JobFinishedEvent;
-import io.proofline.service.DeviceBackends;
+import io.proofline.service.jobs.JobFinishedEvent;
+import io.proofline.service.config.DeviceBackends;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
@@ -81,8 +81,8 @@ class PipelineMetrics implements MeterBinder {
         gauge(registry, "proofline.queue.depth", "partitions per stage", p -> p.queues().queued(), "stage", "queued");
         gauge(registry, "proofline.queue.depth", "partitions per stage", p -> p.queues().synthesizing(),
                 "stage", "synthesizing");
-        gauge(registry, "proofline.queue.depth", "partitions per stage", p -> p.queues().awaitingGpu(),
-                "stage", "awaiting_gpu");
+        gauge(registry, "proofline.queue.depth", "partitions per stage", p -> p.queues().awaitingDevice(),
+                "stage", "awaiting_device");
         gauge(registry, "proofline.queue.depth", "partitions per stage", p -> p.queues().proving(), "stage", "proving");
         gauge(registry, "proofline.queue.depth", "partitions per stage", p -> p.queues().finalizing(),
                 "stage", "finalizing");
@@ -122,7 +122,7 @@ class PipelineMetrics implements MeterBinder {
             StageTimings t = p.timings();
             record(r, "queued", t.queueWait());
             record(r, "synthesizing", t.synthesis());
-            record(r, "awaiting_gpu", t.gpuWait());
+            record(r, "awaiting_device", t.deviceWait());
             record(r, "proving", t.proving());
             record(r, "finalizing", t.finalizing());
             record(r, "verifying", t.verify());
@@ -155,7 +155,7 @@ class PipelineMetrics implements MeterBinder {
 
     private static DeviceFigures device(PipelineSnapshot p, String id) {
         return p.devices().stream().filter(d -> d.id().equals(id)).findFirst()
-                .orElse(new DeviceFigures(id, io.proofline.engine.DeviceMemory.UNKNOWN, 0, 0, "UNKNOWN"));
+                .orElse(new DeviceFigures(id, io.proofline.engine.device.DeviceMemory.UNKNOWN, 0, 0, "UNKNOWN"));
     }
 
     private static String lower(Enum<?> e) {

@@ -43,12 +43,12 @@ public final class DataDirectory {
     private final Path root;
     private final String tag;
 
-    DataDirectory(Path root) {
+    public DataDirectory(Path root) {
         this(root, "local");
     }
 
     /** The data directory at {@code root}, whose temporary entries this instance ({@code instance}) tags. */
-    DataDirectory(Path root, String instance) {
+    public DataDirectory(Path root, String instance) {
         this.tag = tagOf(instance);
         this.root = root.toAbsolutePath().normalize();
         try {
@@ -64,15 +64,15 @@ public final class DataDirectory {
         return root;
     }
 
-    static boolean isCircuitId(String id) {
+    public static boolean isCircuitId(String id) {
         return id != null && CIRCUIT_ID.matcher(id).matches();
     }
 
-    static boolean isJobId(String id) {
+    public static boolean isJobId(String id) {
         return id != null && JOB_ID.matcher(id).matches();
     }
 
-    Path circuit(String id) {
+    public Path circuit(String id) {
         if (!isCircuitId(id)) {
             throw new IllegalArgumentException("not a circuit id: " + id);
         }
@@ -80,11 +80,11 @@ public final class DataDirectory {
     }
 
     /** The directory holding one directory per registered circuit. */
-    Path circuits() {
+    public Path circuits() {
         return root.resolve("circuits");
     }
 
-    Path job(String id) {
+    public Path job(String id) {
         if (!isJobId(id)) {
             throw new IllegalArgumentException("not a job id: " + id);
         }
@@ -92,7 +92,7 @@ public final class DataDirectory {
     }
 
     /** Removes a job's input files (once it finished, or when its submission failed). */
-    void deleteJobInputs(String id) {
+    public void deleteJobInputs(String id) {
         Path dir = job(id);
         if (!Files.isDirectory(dir)) {
             return;
@@ -113,12 +113,12 @@ public final class DataDirectory {
     }
 
     /** A new, empty directory under {@code tmp/} for this instance: where a registration stages its files. */
-    Path newStagingDirectory() throws IOException {
+    public Path newStagingDirectory() throws IOException {
         return newStagingDirectory(".staging");
     }
 
     /** A new, empty directory under {@code tmp/} for this instance, its name ending in {@code suffix}. */
-    Path newStagingDirectory(String suffix) throws IOException {
+    public Path newStagingDirectory(String suffix) throws IOException {
         return Files.createDirectory(newTempFile(suffix));
     }
 
@@ -134,7 +134,7 @@ public final class DataDirectory {
      * Takes {@code dir} out of its place with one rename (into {@code tmp/}) and deletes it there, so that nobody
      * sees it half deleted under its old name. Nothing to do when it is absent.
      */
-    void withdraw(Path dir) throws IOException {
+    public void withdraw(Path dir) throws IOException {
         Path aside = setAside(dir);
         if (aside != null) {
             deleteTree(aside);
@@ -145,7 +145,7 @@ public final class DataDirectory {
      * Renames {@code dir} to a new entry of {@code tmp/} in one step; answers where it went, or null when there
      * was nothing to move.
      */
-    Path setAside(Path dir) throws IOException {
+    public Path setAside(Path dir) throws IOException {
         Path aside = newTempFile(".withdrawn");
         try {
             Files.move(dir, aside, StandardCopyOption.ATOMIC_MOVE);
@@ -156,7 +156,7 @@ public final class DataDirectory {
     }
 
     /** Moves a staged directory to {@code target} with one rename: readers see all of it or nothing. */
-    static void publish(Path staged, Path target) throws IOException {
+    public static void publish(Path staged, Path target) throws IOException {
         try {
             Files.move(staged, target, StandardCopyOption.ATOMIC_MOVE);
         } catch (AtomicMoveNotSupportedException e) {
@@ -174,7 +174,7 @@ public final class DataDirectory {
      *
      * @return the entries removed
      */
-    int sweepTmp(boolean exclusive, Duration staleAfter, Instant now) {
+    public int sweepTmp(boolean exclusive, Duration staleAfter, Instant now) {
         List<Path> entries;
         try (Stream<Path> list = Files.list(tmp())) {
             entries = list.toList();
@@ -213,7 +213,7 @@ public final class DataDirectory {
     }
 
     /** Deletes a file or a directory with everything in it; nothing when absent. */
-    static void deleteTree(Path path) throws IOException {
+    public static void deleteTree(Path path) throws IOException {
         if (!Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return;
         }

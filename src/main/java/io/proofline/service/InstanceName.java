@@ -1,5 +1,5 @@
 package io.proofline.service;
 
 /** This instance's name in the job leases ({@code proofline.store.instance-name}, else host and process id). */
-record InstanceName(String value) {
+public record InstanceName(String value) {
 }

@@ -1,5 +1,11 @@
 package io.proofline.service;
 
+import io.proofline.service.circuits.KeyCache;
+import io.proofline.service.config.PipelineProperties;
+import io.proofline.service.jobs.JobRunner;
+import io.proofline.service.jobs.JobSchedulingConfiguration;
+import io.proofline.service.jobs.JobService;
+import io.proofline.service.jobs.JobStore;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import io.proofline.engine.ProvingEngine;

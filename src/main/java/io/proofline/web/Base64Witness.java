@@ -1,8 +1,8 @@
 package io.proofline.web;
 
 import io.proofline.engine.PartitionInput;
-import io.proofline.service.JobService;
-import io.proofline.service.JobUpload;
+import io.proofline.service.jobs.JobService;
+import io.proofline.service.jobs.JobUpload;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.exc.StreamReadException;

@@ -1,7 +1,8 @@
 package io.proofline.web;
 
-import io.proofline.service.CircuitService;
-import io.proofline.service.CircuitState;
+import io.proofline.web.multipart.MultipartUpload;
+import io.proofline.service.circuits.CircuitService;
+import io.proofline.service.circuits.CircuitState;
 import io.proofline.service.InvalidFieldException;
 import io.proofline.service.Tenant;
 import io.swagger.v3.oas.annotations.Operation;

@@ -1,9 +1,9 @@
 package io.proofline.web;
 
-import io.proofline.service.CircuitInfo;
-import io.proofline.service.CircuitState;
-import io.proofline.service.CircuitStatus;
-import io.proofline.service.RegistrationProgress;
+import io.proofline.service.circuits.CircuitInfo;
+import io.proofline.service.circuits.CircuitState;
+import io.proofline.service.circuits.CircuitStatus;
+import io.proofline.service.circuits.RegistrationProgress;
 
 import java.time.Instant;
 import java.util.List;

@@ -1,12 +1,13 @@
 package io.proofline.web;
 
+import io.proofline.web.multipart.MultipartJobSubmission;
 import io.proofline.engine.JobState;
 import io.proofline.service.InvalidFieldException;
-import io.proofline.service.JobService;
-import io.proofline.service.JobStaging;
-import io.proofline.service.JobUpload;
-import io.proofline.service.JobWaits;
-import io.proofline.service.StoredProof;
+import io.proofline.service.jobs.JobService;
+import io.proofline.service.jobs.JobStaging;
+import io.proofline.service.jobs.JobUpload;
+import io.proofline.service.jobs.JobWaits;
+import io.proofline.service.jobs.StoredProof;
 import io.proofline.service.Tenant;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;

@@ -1,9 +1,9 @@
 package io.proofline.web;
 
 import io.proofline.engine.JobState;
-import io.proofline.service.JobService;
-import io.proofline.service.PartitionRecord;
-import io.proofline.service.Timings;
+import io.proofline.service.jobs.JobService;
+import io.proofline.service.jobs.PartitionRecord;
+import io.proofline.service.jobs.Timings;
 
 import java.time.Instant;
 import java.util.List;
@@ -21,10 +21,10 @@ record JobResponse(String id, String circuitId, JobState status, String priority
         List<Partition> partitions = view.partitions().stream().map(JobResponse::partition).toList();
         return new JobResponse(j.id(), j.circuitId(), j.status(), j.priority().name(), j.requestId(), j.verify(),
                 j.attempts(), j.createdAt(), j.startedAt(), j.finishedAt(), partitions,
-                j.timings() == null ? io.proofline.service.Timings.ZERO : j.timings(), j.error());
+                j.timings() == null ? io.proofline.service.jobs.Timings.ZERO : j.timings(), j.error());
     }
 
-    static JobResponse summary(io.proofline.service.JobRecord j) {
+    static JobResponse summary(io.proofline.service.jobs.JobRecord j) {
         return new JobResponse(j.id(), j.circuitId(), j.status(), j.priority().name(), j.requestId(), j.verify(),
                 j.attempts(), j.createdAt(), j.startedAt(), j.finishedAt(), null, j.timings(), j.error());
     }

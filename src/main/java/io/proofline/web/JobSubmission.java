@@ -1,6 +1,6 @@
 package io.proofline.web;
 
-import io.proofline.service.JobService;
+import io.proofline.service.jobs.JobService;
 import io.swagger.v3.oas.annotations.media.Schema;
 import tools.jackson.databind.annotation.JsonDeserialize;
 import tools.jackson.databind.JsonNode;

@@ -1,10 +1,11 @@
 package io.proofline.web;
 
+import io.proofline.web.multipart.MultipartReader;
 import io.proofline.engine.PartitionInput;
 import io.proofline.engine.Priority;
 import io.proofline.service.InvalidFieldException;
-import io.proofline.service.JobService;
-import io.proofline.service.JobUpload;
+import io.proofline.service.jobs.JobService;
+import io.proofline.service.jobs.JobUpload;
 import io.proofline.service.ServiceException;
 import jakarta.servlet.http.HttpServletRequest;
 import tools.jackson.core.JacksonException;
@@ -28,11 +29,11 @@ import java.util.stream.Collectors;
  * Reads a job submission from the request's own stream into a {@link JobUpload}: every witness goes from the
  * socket into a staged file as it arrives (a JSON body's base64 decoded on the way, a multipart part copied), so no
  * input is ever whole on the heap, and the job's size limit holds while the parts arrive. Multipart job submissions
- * are therefore not parsed by the servlet container ({@link MultipartExceptJobsResolver}).
+ * are therefore not parsed by the servlet container ({@link io.proofline.web.multipart.MultipartExceptJobsResolver}).
  */
-final class JobSubmissionReader {
+public final class JobSubmissionReader {
 
-    static final String JOBS = "/api/v1/jobs";
+    public static final String JOBS = "/api/v1/jobs";
     /** The longest value of a multipart text field (circuitId, priority, requestId, verify). */
     static final int MAX_FIELD_BYTES = 1024;
     /** The most parts of a multipart job: the witnesses and the text fields. */

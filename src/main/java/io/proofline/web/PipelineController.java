@@ -2,7 +2,7 @@ package io.proofline.web;
 
 import io.proofline.engine.PipelineSnapshot;
 import io.proofline.engine.ProvingEngine;
-import io.proofline.service.SecurityProperties;
+import io.proofline.service.config.SecurityProperties;
 import io.proofline.service.Tenant;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;

@@ -10,14 +10,14 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Writes a problem+json answer from a servlet filter (before any controller runs). */
-final class Problems {
+public final class Problems {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private Problems() {
     }
 
-    static void write(HttpServletResponse response, HttpStatus status, String detail, String field) throws IOException {
+    public static void write(HttpServletResponse response, HttpStatus status, String detail, String field) throws IOException {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", "about:blank");
         body.put("title", status.getReasonPhrase());

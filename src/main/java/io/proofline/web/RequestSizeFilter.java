@@ -22,14 +22,14 @@ import java.io.IOException;
  * ({@code /api/v1/circuits}) are multipart parsed by the container, bounded by the multipart settings
  * ({@code max-circuit-size}).
  */
-final class RequestSizeFilter extends OncePerRequestFilter {
+public final class RequestSizeFilter extends OncePerRequestFilter {
 
     private static final String CIRCUITS = "/api/v1/circuits";
 
     private final long limit;
     private final long readTimeoutMs;
 
-    RequestSizeFilter(long limit, long readTimeoutMs) {
+    public RequestSizeFilter(long limit, long readTimeoutMs) {
         this.limit = limit;
         this.readTimeoutMs = readTimeoutMs;
     }

@@ -1,7 +1,7 @@
 package io.proofline.web;
 
 import io.proofline.service.InvalidFieldException;
-import io.proofline.service.ProofVerifier;
+import io.proofline.service.circuits.ProofVerifier;
 import io.proofline.service.Tenant;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;

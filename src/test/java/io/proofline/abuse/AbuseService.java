@@ -1,7 +1,7 @@
 package io.proofline.abuse;
 
-import io.proofline.engine.MemoryBudget;
-import io.proofline.service.KeyCache;
+import io.proofline.engine.memory.MemoryBudget;
+import io.proofline.service.circuits.KeyCache;
 import io.proofline.snark.format.ProofJson;
 import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.VerificationKeyJson;

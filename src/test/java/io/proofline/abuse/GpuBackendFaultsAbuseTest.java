@@ -1,13 +1,13 @@
 package io.proofline.abuse;
 
-import io.proofline.engine.DeviceFigures;
-import io.proofline.engine.MemoryBudget;
-import io.proofline.engine.ProvingDevice;
+import io.proofline.engine.device.DeviceFigures;
+import io.proofline.engine.memory.MemoryBudget;
+import io.proofline.engine.device.ProvingDevice;
 import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.groth16.BackendDevice;
-import io.proofline.service.DeviceBackends;
+import io.proofline.service.config.DeviceBackends;
 import io.proofline.service.FaultyGpuBackend;
-import io.proofline.service.KeyCache;
+import io.proofline.service.circuits.KeyCache;
 import io.proofline.snark.format.ProofJson;
 import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.VerificationKeyJson;

@@ -10,9 +10,10 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The boundaries the folders promise: top-level packages depend on each other in one direction only, each
- * {@code internal} package is used by its own parent alone, the service's layers sit on top of the core, and the
- * benchmarks stay out of the service's path.
+ * The boundaries the folders promise: top-level packages depend on each other in one direction only, the engine's
+ * pipeline is reached through its API alone and its memory and device rooms never reach into it, each
+ * {@code internal} package is used by its own parent alone, the service's layers sit on top of the core, and the lab
+ * (benchmarks, timing harnesses, the pre-fix admission) stays out of the product.
  */
 @AnalyzeClasses(packages = "io.proofline", importOptions = ImportOption.DoNotIncludeTests.class)
 class PackageBoundariesTest {
@@ -26,17 +27,29 @@ class PackageBoundariesTest {
             .because("algebra -> snark -> engine -> service -> web reads one way; a cycle makes two packages one");
 
     @ArchTest
-    static final ArchRule onlyTheEngineUsesItsInternals = noClasses()
-            .that().resideOutsideOfPackages("io.proofline.engine", "io.proofline.engine.internal")
-            .should().dependOnClassesThat().resideInAPackage("io.proofline.engine.internal")
-            .because("engine.internal is the pipeline's machinery behind the ProvingEngine API");
+    static final ArchRule onlyTheEngineUsesItsPipeline = noClasses()
+            .that().resideOutsideOfPackages("io.proofline.engine", "io.proofline.engine.pipeline")
+            .should().dependOnClassesThat().resideInAPackage("io.proofline.engine.pipeline")
+            .because("engine.pipeline is the machinery behind the ProvingEngine API");
 
     @ArchTest
-    static final ArchRule theEngineApiReachesItsInternalsOnlyToStartThem = noClasses()
+    static final ArchRule theEngineApiReachesItsPipelineOnlyToStartIt = noClasses()
             .that().resideInAPackage("io.proofline.engine").and().doNotBelongToAnyOf(ProvingEngine.class)
-            .should().dependOnClassesThat().resideInAPackage("io.proofline.engine.internal")
-            .because("the API is what internal builds on; ProvingEngine's builder starting the implementation is the "
-                    + "one way in (shared helpers such as ProcFiles live in engine itself)");
+            .should().dependOnClassesThat().resideInAPackage("io.proofline.engine.pipeline")
+            .because("the API is what the pipeline builds on; ProvingEngine's builder starting the implementation is "
+                    + "the one way in");
+
+    @ArchTest
+    static final ArchRule memoryAndDevicesNeverReachIntoThePipeline = noClasses()
+            .that().resideInAnyPackage("io.proofline.engine.memory", "io.proofline.engine.device")
+            .should().dependOnClassesThat().resideInAPackage("io.proofline.engine.pipeline")
+            .because("the budget, its buffers and the device port are what the pipeline is built from");
+
+    @ArchTest
+    static final ArchRule theProductNeverUsesTheLab = noClasses()
+            .that().resideOutsideOfPackage("io.proofline.lab..")
+            .should().dependOnClassesThat().resideInAPackage("io.proofline.lab..")
+            .because("the lab (src/lab/java) ships in its own jar; the service jar and the core carry none of it");
 
     @ArchTest
     static final ArchRule onlyTheWitnessCalculatorUsesItsInternals = noClasses()
@@ -61,5 +74,5 @@ class PackageBoundariesTest {
     static final ArchRule benchmarksStayOutOfTheService = noClasses()
             .that().resideInAnyPackage("io.proofline.service..", "io.proofline.web..", "io.proofline.ops..")
             .should().dependOnClassesThat().resideInAnyPackage("io.proofline.cli..")
-            .because("benchmarks (cli.bench) and commands ship in the jar for users to run, never in the service's path");
+            .because("the CLI's commands ship in the jar for users to run, never in the service's path");
 }

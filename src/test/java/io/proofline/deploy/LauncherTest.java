@@ -67,14 +67,27 @@ class LauncherTest {
     }
 
     @Test
-    void theBenchmarksGetTheVectorModuleWithoutTheHeapRule(@TempDir Path dir) throws Exception {
+    void theBenchmarksRunFromTheLabJarBesideTheProductWithTheVectorModuleWithoutTheHeapRule(@TempDir Path dir)
+            throws Exception {
+        Path jar = Files.writeString(dir.resolve("proofline.jar"), "stand-in");
+        Path lab = Files.writeString(dir.resolve("proofline-lab.jar"), "stand-in");
+
+        Run run = launch(Map.of("JAVA_HOME", fakeJava(dir).toString(), "PROOFLINE_JAR", jar.toString(),
+                "PROOFLINE_LAB_JAR", lab.toString()), "bench", "lanes");
+
+        assertThat(run.output().lines().toList()).containsExactly("started with: " + MODULES + " -cp " + jar + ":"
+                + lab + " io.proofline.Proofline bench lanes");
+    }
+
+    @Test
+    void withoutTheLabJarABenchmarkSaysWhereItLooked(@TempDir Path dir) throws Exception {
         Path jar = Files.writeString(dir.resolve("proofline.jar"), "stand-in");
 
-        Run run = launch(Map.of("JAVA_HOME", fakeJava(dir).toString(), "PROOFLINE_JAR", jar.toString()),
-                "bench", "lanes");
+        Run run = launch(Map.of("JAVA_HOME", fakeJava(dir).toString(), "PROOFLINE_JAR", jar.toString(),
+                "PROOFLINE_LAB_JAR", dir.resolve("absent.jar").toString()), "bench", "lanes");
 
-        assertThat(run.output().lines().toList()).containsExactly("started with: " + MODULES + " -jar " + jar
-                + " bench lanes");
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.output()).contains("lab command").contains("absent.jar");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.proofline.engine;
 
+import io.proofline.engine.memory.MemoryBudget;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,6 @@
 package io.proofline.engine;
 
+import io.proofline.engine.memory.BufferClass;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -110,12 +111,12 @@ class CancellationAndFailureTest {
         proving.awaitArrivals(1);
         JobId waiting = f.engine.submit(job(1));
         eventually("second job synthesized", () -> f.engine.status(waiting).partitions().getFirst().stage()
-                == Stage.AWAITING_GPU);
-        assertEquals(1, f.engine.snapshot().cell(BufferClass.ABC, Stage.AWAITING_GPU).count());
+                == Stage.AWAITING_DEVICE);
+        assertEquals(1, f.engine.snapshot().cell(BufferClass.ABC, Stage.AWAITING_DEVICE).count());
         f.engine.cancel(waiting);
         assertEquals(JobState.CANCELLED, f.await(waiting).state());
         PipelineSnapshot after = f.engine.snapshot();
-        assertEquals(0, after.cell(BufferClass.ABC, Stage.AWAITING_GPU).count());
+        assertEquals(0, after.cell(BufferClass.ABC, Stage.AWAITING_DEVICE).count());
         assertEquals(EngineFixture.PARTITION_BYTES, after.budget().reservedBytes(), "only the running job's bytes");
         proving.open();
         assertEquals(JobState.DONE, f.await(running).state());

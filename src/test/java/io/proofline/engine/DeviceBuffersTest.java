@@ -1,5 +1,12 @@
 package io.proofline.engine;
 
+import io.proofline.engine.device.DeviceFigures;
+import io.proofline.engine.device.DeviceMemory;
+import io.proofline.engine.device.ProvingDevice;
+import io.proofline.engine.memory.BufferCell;
+import io.proofline.engine.memory.BufferClass;
+import io.proofline.engine.memory.BufferTracker;
+import io.proofline.engine.memory.TrackedBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

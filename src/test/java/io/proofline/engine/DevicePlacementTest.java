@@ -1,5 +1,7 @@
 package io.proofline.engine;
 
+import io.proofline.engine.device.DeviceFaultException;
+import io.proofline.engine.device.ProvingDevice;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -79,7 +81,7 @@ class DevicePlacementTest {
         gate.awaitArrivals(1);
         // The other two synthesized and waiting while gpu0 is busy: the idle CPU must not take them.
         long end = System.nanoTime() + EngineFixture.WAIT.toNanos();
-        while (f.engine.snapshot().queues().awaitingGpu() != 2) {
+        while (f.engine.snapshot().queues().awaitingDevice() != 2) {
             assertTrue(System.nanoTime() < end, () -> "two partitions waiting for a device: "
                     + f.engine.snapshot().toLogLine() + "; started " + startedOn);
             Thread.sleep(1);

@@ -1,5 +1,11 @@
 package io.proofline.engine;
 
+import io.proofline.engine.device.DeviceFigures;
+import io.proofline.engine.device.ProvingDevice;
+import io.proofline.engine.memory.BufferTracker;
+import io.proofline.engine.memory.KeyResidency;
+import io.proofline.engine.memory.MemoryBudget;
+import io.proofline.engine.memory.PartitionFootprint;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,7 +98,7 @@ final class EngineFixture implements AutoCloseable {
         assertEquals(0, s.process().offHeapBytes(), () -> "off-heap bytes left: " + s.toLogLine());
         assertEquals(0, s.process().offHeapBuffers());
         QueueDepths q = s.queues();
-        assertEquals(0, q.queued() + q.synthesizing() + q.awaitingGpu() + q.proving() + q.finalizing(),
+        assertEquals(0, q.queued() + q.synthesizing() + q.awaitingDevice() + q.proving() + q.finalizing(),
                 () -> "partitions left in stages: " + q);
         assertEquals(0, s.budget().reservedBytes());
         assertTrue(s.devices().stream().allMatch(d -> d.busyWorkers() == 0), () -> "busy devices: " + s.devices());

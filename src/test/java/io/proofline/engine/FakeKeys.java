@@ -1,5 +1,9 @@
 package io.proofline.engine;
 
+import io.proofline.engine.memory.KeyAdmission;
+import io.proofline.engine.memory.KeyResidency;
+import io.proofline.engine.memory.MemoryBudget;
+import io.proofline.engine.memory.Reservation;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,5 +1,10 @@
 package io.proofline.engine;
 
+import io.proofline.engine.device.ProvingDevice;
+import io.proofline.engine.memory.BufferAllocator;
+import io.proofline.engine.memory.BufferClass;
+import io.proofline.engine.memory.OffHeapBuffer;
+import io.proofline.engine.memory.PartitionFootprint;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,10 @@
 package io.proofline.engine;
 
+import io.proofline.lab.pipeline.BaselineAdmission;
+import io.proofline.engine.device.DeviceFaultException;
+import io.proofline.engine.device.DeviceFigures;
+import io.proofline.engine.memory.BufferClass;
+import io.proofline.engine.memory.PartitionFootprint;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -90,14 +95,14 @@ class ProvingEngineTest {
     @Test
     void baselinePolicyPilesUpAbcInFrontOfTheGpuAndTheTrackerShowsIt() throws Exception {
         int fit = 3;
-        EngineFixture f = start(fit, b -> b.policy(PipelinePolicy.BASELINE).synthesisWorkers(8));
+        EngineFixture f = start(fit, b -> b.admission(BaselineAdmission.INSTANCE).synthesisWorkers(8));
         Gate proving = Gate.interruptible();
         f.prover.onProveStart = (work, device) -> proving.pass();
         JobId id = f.engine.submit(job(10));
         proving.awaitArrivals(1);
-        eventually("all synthesized", () -> f.engine.snapshot().cell(BufferClass.ABC, Stage.AWAITING_GPU).count() == 9);
+        eventually("all synthesized", () -> f.engine.snapshot().cell(BufferClass.ABC, Stage.AWAITING_DEVICE).count() == 9);
         PipelineSnapshot pileUp = f.engine.snapshot();
-        long waitingAbc = pileUp.cell(BufferClass.ABC, Stage.AWAITING_GPU).count();
+        long waitingAbc = pileUp.cell(BufferClass.ABC, Stage.AWAITING_DEVICE).count();
         long budgetAllows = f.budget.total() / PARTITION_BYTES;
         assertTrue(waitingAbc > budgetAllows, "ABC holders awaiting the GPU: " + waitingAbc + ", budget allows " + budgetAllows);
         assertTrue(pileUp.bytes(BufferClass.ABC) + pileUp.bytes(BufferClass.WITNESS) > f.budget.total());

@@ -1,5 +1,8 @@
 package io.proofline.engine;
 
+import io.proofline.engine.device.DeviceFaultException;
+import io.proofline.engine.memory.BufferClass;
+import io.proofline.engine.memory.MemoryBudget;
 import io.proofline.algebra.bn254.Bn254;
 import io.proofline.algebra.poly.TwiddleCache;
 import org.junit.jupiter.api.AfterEach;

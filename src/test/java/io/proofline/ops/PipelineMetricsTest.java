@@ -1,12 +1,12 @@
 package io.proofline.ops;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.proofline.engine.BufferTracker;
-import io.proofline.engine.BufferClass;
-import io.proofline.engine.FixedMemory;
-import io.proofline.engine.MemoryLimit;
-import io.proofline.engine.MemoryPlan;
-import io.proofline.engine.OffHeapBuffer;
+import io.proofline.engine.memory.BufferTracker;
+import io.proofline.engine.memory.BufferClass;
+import io.proofline.engine.memory.FixedMemory;
+import io.proofline.engine.memory.MemoryLimit;
+import io.proofline.engine.memory.MemoryPlan;
+import io.proofline.engine.memory.OffHeapBuffer;
 import io.proofline.engine.PipelineSnapshot;
 import io.proofline.engine.Stage;
 import io.proofline.snark.prover.CpuProverBackend;
@@ -16,7 +16,7 @@ import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.groth16.BackendDevice;
 import io.proofline.engine.groth16.Groth16Circuits;
 import io.proofline.engine.groth16.Groth16PartitionProver;
-import io.proofline.service.DeviceBackends;
+import io.proofline.service.config.DeviceBackends;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;

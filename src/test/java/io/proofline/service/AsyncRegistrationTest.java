@@ -1,5 +1,12 @@
 package io.proofline.service;
 
+import io.proofline.service.circuits.CircuitInfo;
+import io.proofline.service.circuits.CircuitService;
+import io.proofline.service.circuits.CircuitState;
+import io.proofline.service.circuits.CircuitStatus;
+import io.proofline.service.circuits.RegistrationProgress;
+import io.proofline.service.circuits.RegistrationSteps;
+import io.proofline.service.config.RegistrationProperties;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;

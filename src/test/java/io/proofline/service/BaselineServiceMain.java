@@ -2,12 +2,12 @@ package io.proofline.service;
 
 import io.proofline.ProoflineApplication;
 import io.proofline.engine.EngineConfig;
-import io.proofline.engine.PipelinePolicy;
+import io.proofline.lab.pipeline.BaselineAdmission;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.SpringApplication;
 
 /**
- * The service with the engine's {@link PipelinePolicy#BASELINE} (the pre-fix design, DESIGN §1), for
+ * The service with the lab's {@link BaselineAdmission} (the pre-fix design, DESIGN §1), for
  * {@link MemoryCgroupTest} only: the product has no setting for it. Everything else is the service as
  * {@code proofline serve} starts it; the policy is swapped into the {@link EngineConfig} bean as it is made.
  */
@@ -30,7 +30,7 @@ public final class BaselineServiceMain {
     static EngineConfig baseline(EngineConfig c) {
         return new EngineConfig(c.budgetBytes(), c.memoryPlan(), c.synthesisWorkers(), c.queueCapacity(),
                 c.handoffCapacity(), c.finalizerThreads(), c.verifyProofs(), c.workersPerDevice(),
-                PipelinePolicy.BASELINE, c.breakerMinimumCalls(), c.deviceRetryAfter(), c.queueFullRetryAfter(),
+                BaselineAdmission.INSTANCE, c.breakerMinimumCalls(), c.deviceRetryAfter(), c.queueFullRetryAfter(),
                 c.admissionWait());
     }
 }

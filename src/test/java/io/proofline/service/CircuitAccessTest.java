@@ -1,5 +1,7 @@
 package io.proofline.service;
 
+import io.proofline.service.circuits.CircuitInfo;
+import io.proofline.service.circuits.CircuitStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

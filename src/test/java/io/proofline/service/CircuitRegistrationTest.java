@@ -1,5 +1,10 @@
 package io.proofline.service;
 
+import io.proofline.service.circuits.CircuitInfo;
+import io.proofline.service.circuits.CircuitService;
+import io.proofline.service.circuits.RegistrationSteps;
+import io.proofline.service.config.RegistrationProperties;
+import io.proofline.service.jobs.StoredProof;
 import io.proofline.snark.SnarkCurves;
 import io.proofline.snark.format.PublicSignalsJson;
 import org.junit.jupiter.api.Test;

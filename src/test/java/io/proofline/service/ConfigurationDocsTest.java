@@ -1,5 +1,8 @@
 package io.proofline.service;
 
+import io.proofline.service.config.DemoProperties;
+import io.proofline.service.config.EngineConfiguration;
+import io.proofline.service.config.PipelineProperties;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;

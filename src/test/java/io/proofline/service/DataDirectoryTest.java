@@ -1,5 +1,8 @@
 package io.proofline.service;
 
+import io.proofline.service.circuits.CircuitService;
+import io.proofline.service.config.EngineConfiguration;
+import io.proofline.service.config.StoreProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.mock.env.MockEnvironment;

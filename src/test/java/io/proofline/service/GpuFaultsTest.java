@@ -1,15 +1,17 @@
 package io.proofline.service;
 
-import io.proofline.engine.BufferTracker;
+import io.proofline.service.circuits.CircuitService;
+import io.proofline.service.circuits.KeyCache;
+import io.proofline.engine.memory.BufferTracker;
 import io.proofline.engine.CircuitRef;
-import io.proofline.engine.DeviceFigures;
-import io.proofline.engine.DeviceRoomTimeoutException;
+import io.proofline.engine.device.DeviceFigures;
+import io.proofline.engine.device.DeviceRoomTimeoutException;
 import io.proofline.engine.EngineConfig;
 import io.proofline.engine.JobId;
 import io.proofline.engine.JobRequest;
 import io.proofline.engine.JobResult;
 import io.proofline.engine.JobState;
-import io.proofline.engine.MemoryBudget;
+import io.proofline.engine.memory.MemoryBudget;
 import io.proofline.engine.PartitionInput;
 import io.proofline.engine.PartitionStatus;
 import io.proofline.engine.ProvingEngine;
@@ -141,7 +143,7 @@ class GpuFaultsTest {
 
     private void assertNothingInFlight() {
         QueueDepths q = engine.snapshot().queues();
-        assertThat(q.queued() + q.synthesizing() + q.awaitingGpu() + q.proving() + q.finalizing()).isZero();
+        assertThat(q.queued() + q.synthesizing() + q.awaitingDevice() + q.proving() + q.finalizing()).isZero();
         assertThat(engine.snapshot().devices()).allMatch(d -> d.busyWorkers() == 0);
     }
 

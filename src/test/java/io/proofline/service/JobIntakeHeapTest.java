@@ -1,5 +1,10 @@
 package io.proofline.service;
 
+import io.proofline.service.circuits.CircuitInfo;
+import io.proofline.service.circuits.CircuitService;
+import io.proofline.service.circuits.CircuitStore;
+import io.proofline.service.jobs.JobStore;
+import io.proofline.service.jobs.PartitionRecord;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;

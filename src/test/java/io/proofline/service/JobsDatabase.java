@@ -1,5 +1,12 @@
 package io.proofline.service;
 
+import io.proofline.service.circuits.CircuitStore;
+import io.proofline.service.config.StoreProperties;
+import io.proofline.service.jobs.JobRecord;
+import io.proofline.service.jobs.JobStore;
+import io.proofline.service.jobs.PartitionRecord;
+import io.proofline.service.jobs.StoredProof;
+import io.proofline.service.jobs.Timings;
 import io.proofline.engine.JobState;
 import io.proofline.engine.PartitionInput;
 import io.proofline.engine.Priority;
@@ -28,12 +35,12 @@ import java.util.UUID;
  * it: an H2 in memory in PostgreSQL mode (the service's embedded default, with the flags of application.yml), or a
  * fresh schema on the PostgreSQL that {@link TestPostgres} chooses.
  */
-final class JobsDatabase implements AutoCloseable {
+public final class JobsDatabase implements AutoCloseable {
 
     final JdbcClient jdbc;
-    final JobStore jobs;
-    final CircuitStore circuits;
-    final TransactionTemplate tx;
+    public final JobStore jobs;
+    public final CircuitStore circuits;
+    public final TransactionTemplate tx;
     private final AutoCloseable cleanup;
 
     /** One connection for all statements: a test is single-threaded, and a new connection per statement is slow. */
@@ -50,7 +57,7 @@ final class JobsDatabase implements AutoCloseable {
         this.cleanup = cleanup;
     }
 
-    static JobsDatabase h2() {
+    public static JobsDatabase h2() {
         String url = "jdbc:h2:mem:jobs-" + UUID.randomUUID()
                 + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1";
         SingleConnectionDataSource dataSource = new SingleConnectionDataSource(url, "sa", "", true);
@@ -74,7 +81,7 @@ final class JobsDatabase implements AutoCloseable {
         });
     }
 
-    static JobsDatabase postgres() throws SQLException {
+    public static JobsDatabase postgres() throws SQLException {
         TestPostgres.Schema schema = TestPostgres.newSchema();
         var dataSource = new SingleConnectionDataSource(schema.url(), schema.user(), schema.password(), true);
         return new JobsDatabase(dataSource, schema.name(), () -> {
@@ -91,15 +98,15 @@ final class JobsDatabase implements AutoCloseable {
     }
 
     /** The owner of the jobs {@link #queued} inserts. */
-    static final String PRINCIPAL = "key-jobsdatabase";
+    public static final String PRINCIPAL = "key-jobsdatabase";
 
     /** Inserts a QUEUED job of {@code partitions} WTNS partitions of 100 bytes each, created at {@code createdAt}. */
-    JobRecord queued(String circuitId, int partitions, Instant createdAt, String requestId) {
+    public JobRecord queued(String circuitId, int partitions, Instant createdAt, String requestId) {
         return queued(PRINCIPAL, circuitId, partitions, createdAt, requestId);
     }
 
     /** {@link #queued(String, int, Instant, String)}, owned by {@code principal}. */
-    JobRecord queued(String principal, String circuitId, int partitions, Instant createdAt, String requestId) {
+    public JobRecord queued(String principal, String circuitId, int partitions, Instant createdAt, String requestId) {
         JobRecord job = new JobRecord(UUID.randomUUID().toString(), circuitId, requestId, JobState.QUEUED,
                 Priority.NORMAL, null, partitions, null, 0, false, null, null,
                 createdAt.truncatedTo(ChronoUnit.MILLIS), null, null);
@@ -111,25 +118,25 @@ final class JobsDatabase implements AutoCloseable {
         return job;
     }
 
-    JobRecord queued(String circuitId, int partitions) {
+    public JobRecord queued(String circuitId, int partitions) {
         return queued(circuitId, partitions, Instant.now(), null);
     }
 
     /** Finishes a job as a run of some instance would (claim, then finish under that lease). */
-    boolean finishNow(String id, JobState state, String error, Timings timings, List<StoredProof> proofs) {
+    public boolean finishNow(String id, JobState state, String error, Timings timings, List<StoredProof> proofs) {
         return jobs.markRunning(id, "test-instance").map(lease -> jobs.finish(lease, state, error, timings, proofs))
                 .orElse(false);
     }
 
     /** The store settings of the tests: the defaults, data under {@code dir}, {@code maxAttempts} runs. */
-    static StoreProperties storeProperties(Path dir, int maxAttempts) {
+    public static StoreProperties storeProperties(Path dir, int maxAttempts) {
         return new StoreProperties(dir, Duration.ofDays(7), DataSize.ofGigabytes(2), DataSize.ofMegabytes(256),
                 Duration.ofSeconds(5), 6, Duration.ofSeconds(1), null, maxAttempts, Duration.ofMinutes(2), 10_000,
                 Duration.ofHours(1));
     }
 
     /** Empties every table (the schema stays). */
-    void clear() {
+    public void clear() {
         for (String table : new String[]{"proofs", "job_partitions", "jobs", "circuit_access", "circuits",
                 "scheduled_tasks"}) {
             jdbc.sql("delete from " + table).update();
@@ -137,7 +144,7 @@ final class JobsDatabase implements AutoCloseable {
     }
 
     /** Moves a finished job's finish time, as if it had finished then. */
-    void finishedAt(String jobId, Instant when) {
+    public void finishedAt(String jobId, Instant when) {
         jdbc.sql("update jobs set finished_at = ? where id = ?").params(JobStore.ts(when), jobId).update();
     }
 

@@ -1,7 +1,7 @@
 package io.proofline.service;
 
 import io.proofline.Proofline;
-import io.proofline.engine.HeapRule;
+import io.proofline.engine.memory.HeapRule;
 import io.proofline.snark.format.ProofJson;
 import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.VerificationKeyJson;
@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <ul>
  * <li>with the engine's budget (the product), every proof is done and verified, the process is never OOM-killed
  *     and the group's peak usage stays within the limit;
- * <li>with {@code PipelinePolicy.BASELINE} (the pre-fix design; {@link BaselineServiceMain}) the same load is
+ * <li>with the lab's {@code BaselineAdmission} (the pre-fix design; {@link BaselineServiceMain}) the same load is
  *     OOM-killed by the kernel: exit 137, and the group counts the kill.
  * </ul>
  * The limit is the least the service starts with ({@code MemoryPlan}: the fixed part and a budget of at least 256 MiB)

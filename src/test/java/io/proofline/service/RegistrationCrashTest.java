@@ -1,5 +1,6 @@
 package io.proofline.service;
 
+import io.proofline.service.circuits.CircuitService;
 import io.proofline.web.Api;
 import io.proofline.witness.HostileWasm;
 import org.junit.jupiter.api.Tag;

@@ -1,7 +1,13 @@
 package io.proofline.service;
 
-import io.proofline.engine.BufferTracker;
-import io.proofline.engine.MemoryBudget;
+import io.proofline.service.circuits.CircuitService;
+import io.proofline.service.circuits.KeyCache;
+import io.proofline.service.circuits.RegistrationSteps;
+import io.proofline.service.config.RegistrationProperties;
+import io.proofline.service.config.StoreProperties;
+import io.proofline.service.config.WitnessProperties;
+import io.proofline.engine.memory.BufferTracker;
+import io.proofline.engine.memory.MemoryBudget;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,9 +1,20 @@
 package io.proofline.service;
 
-import io.proofline.engine.BufferTracker;
+import io.proofline.service.circuits.CircuitInfo;
+import io.proofline.service.circuits.CircuitService;
+import io.proofline.service.circuits.CircuitStore;
+import io.proofline.service.circuits.KeyCache;
+import io.proofline.service.circuits.KeyCacheTest;
+import io.proofline.service.config.RetryProperties;
+import io.proofline.service.jobs.JobRecord;
+import io.proofline.service.jobs.JobRunner;
+import io.proofline.service.jobs.JobStore;
+import io.proofline.service.jobs.PartitionRecord;
+import io.proofline.service.jobs.StoredProof;
+import io.proofline.engine.memory.BufferTracker;
 import io.proofline.engine.EngineConfig;
 import io.proofline.engine.JobState;
-import io.proofline.engine.MemoryBudget;
+import io.proofline.engine.memory.MemoryBudget;
 import io.proofline.engine.PartitionInput;
 import io.proofline.engine.Priority;
 import io.proofline.engine.ProvingEngine;

@@ -1,5 +1,9 @@
 package io.proofline.service;
 
+import io.proofline.service.circuits.CircuitService;
+import io.proofline.service.circuits.KeyCache;
+import io.proofline.service.circuits.RegistrationSteps;
+import io.proofline.service.config.RegistrationProperties;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -1,7 +1,9 @@
 package io.proofline.web;
 
-import io.proofline.service.SecurityProperties;
-import io.proofline.service.StoreProperties;
+import io.proofline.web.security.Credentials;
+import io.proofline.web.security.SecurityConfiguration;
+import io.proofline.service.config.SecurityProperties;
+import io.proofline.service.config.StoreProperties;
 import io.proofline.service.Tenant;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.TestConfiguration;

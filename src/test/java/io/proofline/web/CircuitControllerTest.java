@@ -1,10 +1,11 @@
 package io.proofline.web;
 
-import io.proofline.service.CircuitInfo;
-import io.proofline.service.CircuitService;
-import io.proofline.service.CircuitState;
-import io.proofline.service.CircuitStatus;
-import io.proofline.service.RegistrationProgress;
+import io.proofline.web.security.ApiKeyFilter;
+import io.proofline.service.circuits.CircuitInfo;
+import io.proofline.service.circuits.CircuitService;
+import io.proofline.service.circuits.CircuitState;
+import io.proofline.service.circuits.CircuitStatus;
+import io.proofline.service.circuits.RegistrationProgress;
 import io.proofline.service.ConflictException;
 import io.proofline.service.InvalidFieldException;
 import io.proofline.service.NotFoundException;

@@ -1,8 +1,8 @@
 package io.proofline.web;
 
-import io.proofline.service.JobService;
-import io.proofline.service.JobStaging;
-import io.proofline.service.JobUpload;
+import io.proofline.service.jobs.JobService;
+import io.proofline.service.jobs.JobStaging;
+import io.proofline.service.jobs.JobUpload;
 import io.proofline.service.TooLargeException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,16 +1,17 @@
 package io.proofline.web;
 
-import io.proofline.engine.BufferClass;
-import io.proofline.engine.BufferTracker;
-import io.proofline.engine.FixedMemory;
-import io.proofline.engine.MemoryLimit;
-import io.proofline.engine.MemoryPlan;
+import io.proofline.web.security.ApiKeyFilter;
+import io.proofline.engine.memory.BufferClass;
+import io.proofline.engine.memory.BufferTracker;
+import io.proofline.engine.memory.FixedMemory;
+import io.proofline.engine.memory.MemoryLimit;
+import io.proofline.engine.memory.MemoryPlan;
 import java.util.OptionalLong;
-import io.proofline.engine.MemoryBudget;
-import io.proofline.engine.OffHeapBuffer;
+import io.proofline.engine.memory.MemoryBudget;
+import io.proofline.engine.memory.OffHeapBuffer;
 import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.QueueDepths;
-import io.proofline.engine.Reservation;
+import io.proofline.engine.memory.Reservation;
 import io.proofline.engine.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,8 +1,9 @@
 package io.proofline.web;
 
+import io.proofline.web.security.ApiKeyFilter;
 import io.proofline.service.InvalidFieldException;
 import io.proofline.service.NotFoundException;
-import io.proofline.service.ProofVerifier;
+import io.proofline.service.circuits.ProofVerifier;
 import io.proofline.snark.verifier.VerificationResult;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;

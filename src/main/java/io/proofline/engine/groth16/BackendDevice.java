@@ -1,7 +1,7 @@
 package io.proofline.engine.groth16;
 
-import io.proofline.engine.DeviceMemory;
-import io.proofline.engine.ProvingDevice;
+import io.proofline.engine.device.DeviceMemory;
+import io.proofline.engine.device.ProvingDevice;
 import io.proofline.snark.prover.DeviceUsage;
 import io.proofline.snark.prover.ProverBackend;
 

@@ -1,6 +1,6 @@
 package io.proofline.engine.groth16;
 
-import io.proofline.engine.ProvingDevice;
+import io.proofline.engine.device.ProvingDevice;
 
 /** The CPU backend as the engine's one device when there is no GPU. */
 public record CpuDevice(String id) implements ProvingDevice {

@@ -1,18 +1,18 @@
 package io.proofline.engine.groth16;
 
-import io.proofline.engine.BufferAllocator;
-import io.proofline.engine.BufferClass;
+import io.proofline.engine.memory.BufferAllocator;
+import io.proofline.engine.memory.BufferClass;
 import io.proofline.engine.CircuitRef;
-import io.proofline.engine.DeviceCapacityException;
-import io.proofline.engine.DeviceFaultException;
-import io.proofline.engine.DeviceFaultKind;
-import io.proofline.engine.OffHeapBuffer;
-import io.proofline.engine.PartitionFootprint;
+import io.proofline.engine.device.DeviceCapacityException;
+import io.proofline.engine.device.DeviceFaultException;
+import io.proofline.engine.device.DeviceFaultKind;
+import io.proofline.engine.memory.OffHeapBuffer;
+import io.proofline.engine.memory.PartitionFootprint;
 import io.proofline.engine.PartitionInput;
 import io.proofline.engine.PartitionProver;
 import io.proofline.engine.PartitionWork;
 import io.proofline.engine.ProofOutput;
-import io.proofline.engine.ProvingDevice;
+import io.proofline.engine.device.ProvingDevice;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.R1cs;

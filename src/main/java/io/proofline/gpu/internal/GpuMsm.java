@@ -13,7 +13,7 @@ import io.proofline.algebra.field.FieldOps;
  * ⌈b/c⌉·2^c additions, with signed digits halving the buckets). A bucket holding many points (equal scalars: a
  * witness's repeated values) is split over several threads, so no thread's work grows with the skew of the scalars.
  * The sort of the scalars into buckets is an {@link MsmSchedule}, which several MSMs over the same scalars share
- * ({@link #enqueue(MsmSchedule, DeviceBuffer, DeviceBuffer, GpuStream, StageTimes)}); the one-call API sorts into a
+ * ({@link #enqueue(MsmSchedule, DeviceBuffer, DeviceBuffer, GpuStream, StepTimes)}); the one-call API sorts into a
  * schedule of its own. Not thread-safe: one instance per worker, and one MSM in flight per instance (its bucket sums
  * and result are reused).
  *
@@ -149,11 +149,11 @@ public final class GpuMsm implements AutoCloseable {
 
     /** Queues the GPU part of the MSM on {@code stream} (everything but the host's final Horner step). */
     public void enqueue(DeviceBuffer points, DeviceBuffer scalars, GpuStream stream) {
-        enqueue(points, scalars, stream, StageTimes.NONE);
+        enqueue(points, scalars, stream, StepTimes.NONE);
     }
 
     /** As {@link #enqueue(DeviceBuffer, DeviceBuffer, GpuStream)}, marking each stage's end in {@code times}. */
-    public void enqueue(DeviceBuffer points, DeviceBuffer scalars, GpuStream stream, StageTimes times) {
+    public void enqueue(DeviceBuffer points, DeviceBuffer scalars, GpuStream stream, StepTimes times) {
         if (ownSchedule == null) {
             ownSchedule = newSchedule();
         }
@@ -168,7 +168,7 @@ public final class GpuMsm implements AutoCloseable {
      * done. Several MSMs over one scalar vector share one schedule.
      */
     public void enqueue(MsmSchedule schedule, DeviceBuffer points, DeviceBuffer scalars, GpuStream stream,
-                        StageTimes times) {
+                        StepTimes times) {
         if (schedule.size() != n || schedule.windowBits() != c || schedule.windowCount() != windows) {
             throw new IllegalArgumentException("a schedule of " + schedule.size() + " scalars, c = "
                     + schedule.windowBits() + ", " + schedule.windowCount() + " windows, for an MSM of " + n + ", c = "
@@ -310,7 +310,7 @@ public final class GpuMsm implements AutoCloseable {
      * 2^(c−1) buckets of a window into 2^(c−1)/L pairs (S, U), each level above divides the count by L, until one
      * entry per window is left, whose U is R_w. Returns the buffer holding the windows' R_w in order.
      */
-    private DeviceBuffer reduceByLevels(GpuStream stream, StageTimes times) {
+    private DeviceBuffer reduceByLevels(GpuStream stream, StepTimes times) {
         int pt = module.tunables().pointThreads();
         DeviceBuffer sIn = bucketSums;
         DeviceBuffer uIn = bucketSums;

@@ -126,7 +126,7 @@ public final class GpuProverWorker implements AutoCloseable {
         try (ResidentKeyCache.Lease<ResidentKey> lease =
                      keys.acquire(key, ResidentKey.bytes(key, b2OnDevice, rowsResident),
                              () -> ResidentKey.upload(key, b2OnDevice, rowsResident));
-             StageTimes onW = new StageTimes(); StageTimes onH = new StageTimes(); Sums sums = new Sums()) {
+             StepTimes onW = new StepTimes(); StepTimes onH = new StepTimes(); Sums sums = new Sums()) {
             ResidentKey points = lease.value();
             HostStepClock clock = new HostStepClock();
             // Stream w: the witness, sorted once for ΣA, ΣB1, ΣC and ΣB2. Each MSM and sort marks its parts, so that

@@ -123,7 +123,7 @@ public final class MsmSchedule implements AutoCloseable {
     }
 
     /** Queues the sort of {@code scalars} (n canonical 256-bit words) and the tasks on {@code stream}. */
-    public void enqueueSort(DeviceBuffer scalars, GpuStream stream, StageTimes times) {
+    public void enqueueSort(DeviceBuffer scalars, GpuStream stream, StepTimes times) {
         if (scalars.bytes() < (long) n * GpuMsm.SCALAR_BYTES) {
             throw new IllegalArgumentException("scalars shorter than " + n + " entries");
         }

@@ -13,7 +13,7 @@ import io.proofline.gpu.ProveStartSteps;
 import io.proofline.gpu.internal.GpuStream;
 import io.proofline.gpu.internal.GpuTimer;
 import io.proofline.gpu.internal.KernelModule;
-import io.proofline.gpu.internal.StageTimes;
+import io.proofline.gpu.internal.StepTimes;
 import io.proofline.gpu.internal.DeviceBuffer;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
@@ -189,7 +189,7 @@ public final class GpuBenchmark {
             }
             Arrays.sort(host);
             String stages;
-            try (StageTimes times = new StageTimes()) {
+            try (StepTimes times = new StepTimes()) {
                 msm.enqueue(in.points(), in.scalars(), stream, times);
                 stages = times.summary();
             }
@@ -220,7 +220,7 @@ public final class GpuBenchmark {
             double[] device = timer.sample(stream, options.warmups(), options.repeats(),
                     () -> msm.enqueue(in.points(), in.scalars(), stream));
             String stages;
-            try (StageTimes times = new StageTimes()) {
+            try (StepTimes times = new StepTimes()) {
                 msm.enqueue(in.points(), in.scalars(), stream, times);
                 stages = times.summary();
             }

@@ -102,7 +102,7 @@ public final class GpuProofCheck {
      * {@code witness.wtns}, as snarkjs made them) on the GPU backend: each proof must verify and prove start's sums
      * must equal the CPU backend's. With an output folder, writes proof.json, public.json and verification_key.json
      * (exported from the zkey) to {@code <out>/<curve>-<circuit>/}, plus the fixture's own snarkjs-made key as
-     * {@code snarkjs_verification_key.json}, for {@code scripts/verify-gpu-proofs.sh}. Returns the number of failures.
+     * {@code snarkjs_verification_key.json}, for {@code scripts/lab/verify-gpu-proofs.sh}. Returns the number of failures.
      */
     public int runFixtures(Path root) throws IOException {
         List<Path> fixtures = fixtures(root);

@@ -17,7 +17,7 @@ import io.proofline.gpu.internal.GpuTimer;
 import io.proofline.gpu.internal.KernelModule;
 import io.proofline.gpu.internal.MsmSchedule;
 import io.proofline.gpu.internal.MsmShape;
-import io.proofline.gpu.internal.StageTimes;
+import io.proofline.gpu.internal.StepTimes;
 
 import java.io.PrintStream;
 import java.math.BigInteger;
@@ -329,7 +329,7 @@ public final class GpuSelfTest {
             }
             try (DeviceBuffer d = DeviceBuffer.of(scalars);
                  MsmSchedule schedule = new MsmSchedule(module, curve, n, c, config.msmShape())) {
-                schedule.enqueueSort(d, stream, StageTimes.NONE);
+                schedule.enqueueSort(d, stream, StepTimes.NONE);
                 int windows = MsmShape.windows(c, curve.scalarBits());
                 String mismatch = BucketSortReference.of(scalars, n, c, windows)
                         .mismatch(schedule.downloadSorted(stream));
@@ -429,7 +429,7 @@ public final class GpuSelfTest {
     /** One run of {@code msm} with each stage's end marked: the split printed as a timing line. */
     private void stages(GpuCurve curve, String group, GpuMsm msm, DeviceBuffer points, DeviceBuffer scalars,
                         GpuStream stream) {
-        try (StageTimes times = new StageTimes()) {
+        try (StepTimes times = new StepTimes()) {
             msm.enqueue(points, scalars, stream, times);
             timing(String.format(Locale.ROOT, "%-10s %-40s %-6s %s", curve, group + " msm stages (one run)",
                     sizeName(msm.size()), times.summary()));

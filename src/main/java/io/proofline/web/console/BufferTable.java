@@ -1,7 +1,7 @@
 package io.proofline.web.console;
 
-import io.proofline.engine.BufferCell;
-import io.proofline.engine.BufferClass;
+import io.proofline.engine.memory.BufferCell;
+import io.proofline.engine.memory.BufferClass;
 import io.proofline.engine.PipelineSnapshot;
 import io.proofline.engine.Stage;
 
@@ -12,7 +12,7 @@ import java.util.List;
  * The dashboard's buffer table: buffer classes as rows (in the order an operator reads a pile-up: a/b/c first,
  * then what a partition carries, then what outlives partitions, then uploads), stages as columns. Each non-empty
  * cell carries a heat from 0 to 1 on a logarithmic scale of its bytes against the largest cell, so that a 16 GiB
- * pile in {@code AWAITING_GPU} stands out beside megabyte handles; {@code console.js} computes the same.
+ * pile in {@code AWAITING_DEVICE} stands out beside megabyte handles; {@code console.js} computes the same.
  */
 public record BufferTable(List<Stage> stages, List<Row> rows, long totalBytes) {
 

@@ -1,6 +1,6 @@
 package io.proofline.web.console;
 
-import io.proofline.service.SecurityProperties;
+import io.proofline.service.config.SecurityProperties;
 import io.proofline.web.SnapshotBroadcast;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;

@@ -5,24 +5,24 @@ import io.proofline.engine.PartitionStatus;
 import io.proofline.engine.PipelineSnapshot;
 import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.StageTimings;
-import io.proofline.service.CircuitInfo;
-import io.proofline.service.CircuitService;
-import io.proofline.service.CircuitState;
-import io.proofline.service.CircuitStatus;
-import io.proofline.service.RegistrationProgress;
+import io.proofline.service.circuits.CircuitInfo;
+import io.proofline.service.circuits.CircuitService;
+import io.proofline.service.circuits.CircuitState;
+import io.proofline.service.circuits.CircuitStatus;
+import io.proofline.service.circuits.RegistrationProgress;
 import io.proofline.service.ConflictException;
-import io.proofline.service.DemoCircuit;
-import io.proofline.service.JobRecord;
-import io.proofline.service.JobService;
-import io.proofline.service.KeyCache;
-import io.proofline.service.MemoryProperties;
+import io.proofline.service.circuits.DemoCircuit;
+import io.proofline.service.jobs.JobRecord;
+import io.proofline.service.jobs.JobService;
+import io.proofline.service.circuits.KeyCache;
+import io.proofline.service.config.MemoryProperties;
 import io.proofline.service.NotFoundException;
-import io.proofline.service.PartitionRecord;
-import io.proofline.service.PipelineProperties;
-import io.proofline.service.SecurityProperties;
-import io.proofline.service.StoreProperties;
+import io.proofline.service.jobs.PartitionRecord;
+import io.proofline.service.config.PipelineProperties;
+import io.proofline.service.config.SecurityProperties;
+import io.proofline.service.config.StoreProperties;
 import io.proofline.service.Tenant;
-import io.proofline.service.Timings;
+import io.proofline.service.jobs.Timings;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
@@ -163,7 +163,7 @@ class ServiceConsoleBackend implements ConsoleBackend {
                 String.valueOf(config.finalizerThreads())));
         entries.add(new ConfigEntry("pipeline", "proofline.pipeline.job-threads",
                 String.valueOf(pipeline.jobThreads())));
-        entries.add(new ConfigEntry("pipeline", "policy", config.policy().name()));
+        entries.add(new ConfigEntry("pipeline", "policy", config.admission().name()));
         entries.add(new ConfigEntry("gpu", "proofline.gpu.enabled",
                 environment.getProperty("proofline.gpu.enabled", "true")));
         entries.add(new ConfigEntry("gpu", "proofline.gpu.workers-per-device",
@@ -242,7 +242,7 @@ class ServiceConsoleBackend implements ConsoleBackend {
             return StageTimings.ZERO;
         }
         Function<Long, Duration> ms = Duration::ofMillis;
-        return new StageTimings(ms.apply(t.queueWaitMs()), ms.apply(t.synthesisMs()), ms.apply(t.gpuWaitMs()),
-                ms.apply(t.gpuMs()), ms.apply(t.finalizeMs()), ms.apply(t.verifyMs()), ms.apply(t.totalMs()));
+        return new StageTimings(ms.apply(t.queueWaitMs()), ms.apply(t.synthesisMs()), ms.apply(t.deviceWaitMs()),
+                ms.apply(t.provingMs()), ms.apply(t.finalizeMs()), ms.apply(t.verifyMs()), ms.apply(t.totalMs()));
     }
 }

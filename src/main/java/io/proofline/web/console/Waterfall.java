@@ -79,7 +79,7 @@ public record Waterfall(List<Lane> lanes, Duration scale, List<Tick> ticks) {
     }
 
     private static Duration[] durations(StageTimings t) {
-        return new Duration[]{t.queueWait(), t.synthesis(), t.gpuWait(), t.proving(), t.finalizing(), t.verify()};
+        return new Duration[]{t.queueWait(), t.synthesis(), t.deviceWait(), t.proving(), t.finalizing(), t.verify()};
     }
 
     private static Duration stagesSum(StageTimings t) {

@@ -1,13 +1,13 @@
 package io.proofline.engine.groth16;
 
-import io.proofline.engine.BufferClass;
+import io.proofline.engine.memory.BufferClass;
 import io.proofline.engine.CircuitRef;
 import io.proofline.engine.EngineConfig;
 import io.proofline.engine.JobId;
 import io.proofline.engine.JobRequest;
 import io.proofline.engine.JobResult;
 import io.proofline.engine.JobState;
-import io.proofline.engine.PartitionFootprint;
+import io.proofline.engine.memory.PartitionFootprint;
 import io.proofline.engine.PartitionInput;
 import io.proofline.engine.PipelineSnapshot;
 import io.proofline.engine.ProofOutput;

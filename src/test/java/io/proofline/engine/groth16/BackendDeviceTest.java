@@ -1,7 +1,7 @@
 package io.proofline.engine.groth16;
 
-import io.proofline.engine.BufferClass;
-import io.proofline.engine.DeviceMemory;
+import io.proofline.engine.memory.BufferClass;
+import io.proofline.engine.device.DeviceMemory;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;

@@ -1,8 +1,8 @@
 package io.proofline.engine.groth16;
 
-import io.proofline.engine.DeviceCapacityException;
-import io.proofline.engine.DeviceFaultException;
-import io.proofline.engine.DeviceFaultKind;
+import io.proofline.engine.device.DeviceCapacityException;
+import io.proofline.engine.device.DeviceFaultException;
+import io.proofline.engine.device.DeviceFaultKind;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.R1cs;

@@ -1,7 +1,7 @@
 package io.proofline.engine.groth16;
 
 import io.proofline.engine.CircuitRef;
-import io.proofline.engine.DeviceFigures;
+import io.proofline.engine.device.DeviceFigures;
 import io.proofline.engine.EngineConfig;
 import io.proofline.engine.JobId;
 import io.proofline.engine.JobRequest;

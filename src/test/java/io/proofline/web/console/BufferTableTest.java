@@ -1,6 +1,6 @@
 package io.proofline.web.console;
 
-import io.proofline.engine.BufferClass;
+import io.proofline.engine.memory.BufferClass;
 import io.proofline.engine.Stage;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +20,7 @@ class BufferTableTest {
         BufferTable.Row abc = table.rows().getFirst();
         assertThat(abc.count()).isEqualTo(87);
         assertThat(abc.bytes()).isEqualTo(29 * 12 * FakeConsoleBackend.GIB);
-        assertThat(abc.cells().get(Stage.AWAITING_GPU.ordinal()).heat()).isEqualTo(1.0);
+        assertThat(abc.cells().get(Stage.AWAITING_DEVICE.ordinal()).heat()).isEqualTo(1.0);
         assertThat(abc.cells().get(Stage.QUEUED.ordinal()).empty()).isTrue();
         assertThat(abc.cells().get(Stage.QUEUED.ordinal()).style()).isEmpty();
     }

@@ -55,7 +55,7 @@ class ConsolePagesTest {
         mvc.perform(get("/console"))
                 .andExpect(status().isOk())
                 .andExpect(content().string(allOf(
-                        // the a/b/c row, AWAITING_GPU cell: 84 buffers, 336 GiB, tinted at full strength
+                        // the a/b/c row, AWAITING_DEVICE cell: 84 buffers, 336 GiB, tinted at full strength
                         containsString("data-class=\"ABC\""),
                         containsString("<span class=\"count\">84</span>"),
                         containsString("336 GiB"),
@@ -82,7 +82,7 @@ class ConsolePagesTest {
                         containsString("data-device=\"cpu\""), containsString(" (fallback)"),
                         containsString(">open<"),
                         // queues: 28 waiting for the GPU, hand-off unbounded
-                        containsString("data-field=\"awaitingGpu\">28<"), containsString("unbounded"),
+                        containsString("data-field=\"awaitingDevice\">28<"), containsString("unbounded"),
                         // the chart's stream, the WebJar, the demo button, no CDN
                         containsString("data-stream=\"/console/stream\""),
                         containsString("/webjars/uplot/1.6.30/dist/uPlot.iife.min.js"),
@@ -108,7 +108,7 @@ class ConsolePagesTest {
         mvc.perform(get("/console/pipeline"))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.budget.reservedBytes").value(610 * FakeConsoleBackend.GIB))
-                .andExpect(jsonPath("$.queues.awaitingGpu").value(28))
+                .andExpect(jsonPath("$.queues.awaitingDevice").value(28))
                 .andExpect(jsonPath("$.cells[0].bufferClass").value("ABC"));
     }
 

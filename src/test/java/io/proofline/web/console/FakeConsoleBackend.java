@@ -1,16 +1,16 @@
 package io.proofline.web.console;
 
-import io.proofline.engine.BufferCell;
-import io.proofline.engine.BufferClass;
-import io.proofline.engine.BudgetFigures;
-import io.proofline.engine.DeviceFigures;
-import io.proofline.engine.DeviceMemory;
+import io.proofline.engine.memory.BufferCell;
+import io.proofline.engine.memory.BufferClass;
+import io.proofline.engine.memory.BudgetFigures;
+import io.proofline.engine.device.DeviceFigures;
+import io.proofline.engine.device.DeviceMemory;
 import io.proofline.engine.JobState;
 import io.proofline.engine.PartitionStatus;
-import io.proofline.engine.MemoryFigures;
+import io.proofline.engine.memory.MemoryFigures;
 import io.proofline.engine.PipelineSnapshot;
 import io.proofline.engine.Priority;
-import io.proofline.engine.ProcessMemory;
+import io.proofline.engine.memory.ProcessMemory;
 import io.proofline.engine.QueueDepths;
 import io.proofline.engine.Stage;
 import io.proofline.engine.StageTimings;
@@ -36,9 +36,9 @@ final class FakeConsoleBackend implements ConsoleBackend {
     @Override
     public PipelineSnapshot snapshot() {
         List<BufferCell> cells = List.of(
-                new BufferCell(BufferClass.ABC, Stage.AWAITING_GPU, 28 * 3, 28 * 12 * GIB),
+                new BufferCell(BufferClass.ABC, Stage.AWAITING_DEVICE, 28 * 3, 28 * 12 * GIB),
                 new BufferCell(BufferClass.ABC, Stage.PROVING, 3, 12 * GIB),
-                new BufferCell(BufferClass.WITNESS, Stage.AWAITING_GPU, 28, 28 * 4 * GIB),
+                new BufferCell(BufferClass.WITNESS, Stage.AWAITING_DEVICE, 28, 28 * 4 * GIB),
                 new BufferCell(BufferClass.PENDING, Stage.FINALIZING, 2, 3 << 20),
                 new BufferCell(BufferClass.KEY_HOST, Stage.RESIDENT, 1, 47 * GIB),
                 // what the engine's tracker adds from the device's figures below

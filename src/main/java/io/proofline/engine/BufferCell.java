@@ -1,5 +1,0 @@
-package io.proofline.engine;
-
-/** One cell of the buffer table: the live buffers of one class in one stage. */
-public record BufferCell(BufferClass bufferClass, Stage stage, long count, long bytes) {
-}

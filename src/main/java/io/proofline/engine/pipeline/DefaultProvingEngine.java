@@ -1,0 +1,306 @@
+package io.proofline.engine.pipeline;
+
+import io.proofline.algebra.poly.TwiddleCache;
+import io.proofline.engine.memory.BufferTracker;
+import io.proofline.engine.EngineConfig;
+import io.proofline.engine.JobId;
+import io.proofline.engine.JobRequest;
+import io.proofline.engine.JobResult;
+import io.proofline.engine.JobStatus;
+import io.proofline.engine.DispatcherHealth;
+import io.proofline.engine.memory.KeyResidency;
+import io.proofline.engine.memory.MemoryBudget;
+import io.proofline.engine.memory.PartitionFootprint;
+import io.proofline.engine.PartitionInput;
+import io.proofline.engine.PartitionProver;
+import io.proofline.engine.PartitionTooLargeException;
+import io.proofline.engine.PipelineSnapshot;
+import io.proofline.engine.device.ProvingDevice;
+import io.proofline.engine.ProvingEngine;
+import io.proofline.engine.QueueDepths;
+import io.proofline.engine.ShutdownReport;
+import io.proofline.engine.Stage;
+import io.proofline.engine.UnknownJobException;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The engine: wires the stages, admits jobs, answers status, and shuts down. */
+public final class DefaultProvingEngine<S, P> implements ProvingEngine {
+
+    /** Finished jobs kept for status queries; older ones are forgotten (the service keeps them durably). */
+    static final int RETAINED_FINISHED_JOBS = 10_000;
+    /** After shutdown cancels running partitions, how long it waits for their port calls to return. */
+    static final Duration CANCELLATION_SETTLE = Duration.ofSeconds(5);
+    private static final Duration POOL_STOP = Duration.ofSeconds(2);
+
+    private final EngineConfig config;
+    private final PartitionProver<S, P> prover;
+    private final MemoryBudget budget;
+    private final BufferTracker tracker;
+    private final StageCounts counts = new StageCounts();
+    private final WorkQueue<PartitionRun<S, P>> queue;
+    private final Handoff<PartitionRun<S, P>> handoff;
+    private final DevicePool devices;
+    private final Lifecycle<S, P> lifecycle;
+    private final Dispatcher<S, P> dispatcher;
+    private final DispatcherSupervisor dispatcherSupervisor;
+    private final KeyResidency keys;
+    private final ProveStartWorkers<S, P> proving;
+    /** The CPU prover's NTT twiddle tables, charged to this engine's budget. */
+    private final TwiddleCache twiddles;
+    private final ExecutorService synthesisPool;
+    private final ExecutorService provingPool;
+    private final ExecutorService finalizerPool;
+    private final ScheduledExecutorService timers;
+    private final Map<JobId, JobRun<S, P>> jobs = new ConcurrentHashMap<>();
+    private final Queue<JobId> finished = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger finishedCount = new AtomicInteger();
+    private final AtomicLong sequence = new AtomicLong();
+    private ShutdownReport shutdownReport;
+
+    public DefaultProvingEngine(EngineConfig config, PartitionProver<S, P> prover, List<? extends ProvingDevice> devices,
+                                MemoryBudget budget, BufferTracker tracker, KeyResidency keys) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.prover = Objects.requireNonNull(prover, "prover");
+        this.budget = Objects.requireNonNull(budget, "budget");
+        this.tracker = Objects.requireNonNull(tracker, "tracker");
+        this.devices = new DevicePool(devices, config);
+        this.queue = new WorkQueue<>(PartitionRun.ORDER, config.queueCapacity(), config.queueFullRetryAfter());
+        this.handoff = new Handoff<>(PartitionRun.ORDER, config.admission().handoffCapacity(config.handoffCapacity()));
+        this.lifecycle = new Lifecycle<>(queue, handoff, tracker, this::retire);
+        this.synthesisPool = Executors.newFixedThreadPool(config.synthesisWorkers(), threads("synthesis"));
+        this.provingPool = Executors.newFixedThreadPool(this.devices.workers(), threads("prover"));
+        this.finalizerPool = Executors.newFixedThreadPool(config.finalizerThreads(), threads("finalizer"));
+        this.timers = Executors.newSingleThreadScheduledExecutor(threads("deadlines"));
+        Semaphore synthesisSlots = new Semaphore(config.synthesisWorkers());
+        SynthesisWorkers<S, P> synthesis = new SynthesisWorkers<>(prover, synthesisPool, synthesisSlots, handoff,
+                lifecycle, tracker);
+        FinalizeWorkers<S, P> finalize = new FinalizeWorkers<>(prover, this.devices, finalizerPool, lifecycle, tracker);
+        this.keys = Objects.requireNonNull(keys, "keys");
+        this.twiddles = BudgetedTwiddles.cache(budget, tracker);
+        this.proving = new ProveStartWorkers<>(prover, handoff, this.devices, finalize, lifecycle, tracker,
+                budget, config.admission(), keys, config.admissionWait(), twiddles);
+        this.dispatcher = new Dispatcher<>(queue, budget, keys, twiddles, config.admission(), config.admissionWait(),
+                synthesisSlots, synthesis, lifecycle);
+        tracker.attach(budget, this.devices::figures, this::queueDepths);
+        config.memoryPlan().ifPresent(tracker::useMemoryPlan);
+        this.dispatcherSupervisor = new DispatcherSupervisor(dispatcher, threads("dispatcher"), tracker);
+        proving.start(provingPool);
+        dispatcherSupervisor.start();
+        tracker.event("engine started");
+    }
+
+    @Override
+    public JobId submit(JobRequest request) {
+        Objects.requireNonNull(request, "request");
+        PartitionFootprint footprint = prover.footprint(request.circuit());
+        // a partition starts only together with its circuit's key (when that is not resident): both must fit
+        long admitted = config.admission().admittedBytes(footprint) + keys.keyBytes(request.circuit().id());
+        if (!budget.canEverFit(admitted)) {
+            throw new PartitionTooLargeException(request.circuit().id(), admitted, budget.total());
+        }
+        long now = System.nanoTime();
+        JobRun<S, P> job = new JobRun<>(JobId.random(), request, sequence.incrementAndGet(), now,
+                request.verify().orElse(config.verifyProofs()));
+        List<PartitionInput> inputs = request.partitions();
+        for (int i = 0; i < inputs.size(); i++) {
+            job.addPartition(new PartitionRun<>(job, i, inputs.get(i), footprint, tracker, counts, now));
+        }
+        jobs.put(job.id(), job);
+        try {
+            queue.admit(job.partitions());
+        } catch (RuntimeException refused) {
+            jobs.remove(job.id());
+            discard(job);
+            throw refused;
+        }
+        request.deadline().ifPresent(d -> scheduleDeadline(job, d));
+        tracker.event("job " + job.id() + " submitted (" + inputs.size() + " partitions)");
+        return job.id();
+    }
+
+    @Override
+    public CompletableFuture<JobResult> result(JobId id) {
+        return job(id).result();
+    }
+
+    @Override
+    public JobResult await(JobId id, Duration timeout) throws InterruptedException, TimeoutException {
+        try {
+            return result(id).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a job's future never completes exceptionally", e);
+        }
+    }
+
+    @Override
+    public JobStatus status(JobId id) {
+        return job(id).status();
+    }
+
+    @Override
+    public boolean cancel(JobId id) {
+        JobRun<S, P> job = job(id);
+        if (job.isFinished()) {
+            return false;
+        }
+        lifecycle.cancelJob(job);
+        return true;
+    }
+
+    @Override
+    public void drain() {
+        queue.closeIntake("draining");
+        tracker.event("intake closed");
+    }
+
+    @Override
+    public void resume() {
+        synchronized (this) {
+            if (shutdownReport != null) {
+                return;
+            }
+            queue.openIntake();
+        }
+        tracker.event("intake open");
+    }
+
+    @Override
+    public boolean isAcceptingWork() {
+        return queue.isOpen();
+    }
+
+    @Override
+    public DispatcherHealth dispatcherHealth() {
+        return dispatcherSupervisor.health();
+    }
+
+    @Override
+    public PipelineSnapshot snapshot() {
+        return tracker.snapshot();
+    }
+
+    @Override
+    public EngineConfig config() {
+        return config;
+    }
+
+    @Override
+    public synchronized ShutdownReport shutdown(Duration grace) throws InterruptedException {
+        if (shutdownReport != null) {
+            return shutdownReport;
+        }
+        queue.closeIntake("shut down");
+        dispatcher.stop();
+        dispatcherSupervisor.stopAndJoin();
+        List<JobRun<S, P>> leftQueued = unfinishedJobs().stream().filter(JobRun::hasQueuedPartition).toList();
+        leftQueued.forEach(lifecycle::cancelJob);
+        long graceEnd = System.nanoTime() + grace.toNanos();
+        lifecycle.awaitUntil(() -> counts.inFlight() == 0, graceEnd);
+        List<JobRun<S, P>> overran = unfinishedJobs().stream().filter(j -> !leftQueued.contains(j)).toList();
+        overran.forEach(lifecycle::cancelJob);
+        lifecycle.awaitUntil(() -> counts.inFlight() == 0, System.nanoTime() + CANCELLATION_SETTLE.toNanos());
+        stopThreads();
+        twiddles.close();
+        shutdownReport = new ShutdownReport(leftQueued.stream().map(JobRun::id).toList(),
+                overran.stream().map(JobRun::id).toList(), overran.isEmpty());
+        tracker.event("engine shut down");
+        return shutdownReport;
+    }
+
+    @Override
+    public void close() {
+        try {
+            shutdown(Duration.ZERO);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private QueueDepths queueDepths() {
+        return new QueueDepths(counts.get(Stage.QUEUED), queue.capacity(), counts.get(Stage.SYNTHESIZING),
+                counts.get(Stage.AWAITING_DEVICE), handoff.capacity(), counts.get(Stage.PROVING),
+                counts.get(Stage.FINALIZING) + counts.get(Stage.VERIFYING));
+    }
+
+    private JobRun<S, P> job(JobId id) {
+        JobRun<S, P> job = jobs.get(Objects.requireNonNull(id, "id"));
+        if (job == null) {
+            throw new UnknownJobException(id);
+        }
+        return job;
+    }
+
+    private List<JobRun<S, P>> unfinishedJobs() {
+        return jobs.values().stream().filter(j -> !j.isFinished()).toList();
+    }
+
+    /** Undoes a job that was refused admission: nothing of it may stay counted. */
+    private void discard(JobRun<S, P> job) {
+        for (PartitionRun<S, P> partition : job.partitions()) {
+            partition.claimFinish();
+            partition.releaseAll();
+            partition.moveTo(Stage.CANCELLED);
+        }
+    }
+
+    private void scheduleDeadline(JobRun<S, P> job, Duration deadline) {
+        try {
+            job.deadlineTimer(timers.schedule(() -> lifecycle.expire(job, deadline), deadline.toNanos(),
+                    TimeUnit.NANOSECONDS));
+        } catch (RejectedExecutionException shuttingDown) {
+            // shutdown cancels the job anyway
+        }
+    }
+
+    private void retire(JobRun<S, P> job) {
+        finished.add(job.id());
+        if (finishedCount.incrementAndGet() > RETAINED_FINISHED_JOBS) {
+            JobId oldest = finished.poll();
+            if (oldest != null) {
+                finishedCount.decrementAndGet();
+                jobs.remove(oldest);
+            }
+        }
+    }
+
+    private void stopThreads() throws InterruptedException {
+        proving.stop();
+        timers.shutdownNow();
+        provingPool.shutdownNow();
+        // Stage tasks that never started hold partitions that are cancelled by now: running them here ends
+        // them (they see the cancellation first thing) instead of dropping them with their memory.
+        synthesisPool.shutdownNow().forEach(Runnable::run);
+        finalizerPool.shutdownNow().forEach(Runnable::run);
+        for (ExecutorService pool : List.of(synthesisPool, provingPool, finalizerPool, timers)) {
+            pool.awaitTermination(POOL_STOP.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static ThreadFactory threads(String stage) {
+        AtomicInteger n = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, "proofline-" + stage + "-" + n.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}
