@@ -103,13 +103,14 @@ public final class CircomWitnessCalculator {
         if (circomVersion != 2) {
             throw new WitnessException(Reason.INVALID_MODULE, "unsupported circom version " + circomVersion + " (need 2.x)");
         }
-        HostFieldModule rewritten = hostFieldModule(wasm, prime);
+        HostFieldModule rewritten = options.graph() ? hostFieldModule(wasm, prime) : null;
         this.hostField = rewritten == null ? null : fieldOf(prime);
         this.wasm = new WasmCode(original, options.mode());
         this.recorder = rewritten == null ? null : new WasmCode(rewritten.module(), options.mode());
         // What a first computation runs is compiled now, at load (the wasm on first need where a graph is recorded).
         (recorder == null ? this.wasm : recorder).machine();
-        this.graph = new GraphRecording(rewritten == null ? "the module's field code cannot run on the host" : null);
+        this.graph = new GraphRecording(!options.graph() ? "turned off (CalculatorOptions.graph)"
+                : rewritten == null ? "the module's field code cannot run on the host" : null);
     }
 
     /** The module with its field functions on the host, or null where that cannot be (logged). */
