@@ -2,6 +2,7 @@ package io.proofline.witness;
 
 import java.math.BigInteger;
 import java.util.Arrays;
+import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
@@ -70,6 +71,11 @@ public final class CircomWitness {
     /** A copy of the values as {@code size · n8} canonical little-endian bytes (a {@code .wtns} section 2). */
     public byte[] toLittleEndianBytes() {
         return values.clone();
+    }
+
+    /** Copies the values, as {@link #toLittleEndianBytes()} holds them, to the start of {@code target}. */
+    public void copyTo(MemorySegment target) {
+        MemorySegment.copy(MemorySegment.ofArray(values), 0, target, 0, values.length);
     }
 
     /** The prime as {@code n8} little-endian bytes (as in a {@code .wtns} section 1). */

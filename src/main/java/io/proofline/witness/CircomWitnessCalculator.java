@@ -58,7 +58,7 @@ import java.util.function.Supplier;
  * ({@link WitnessLimits}): each run of its code on a thread of its own under a deadline (load and computation), its
  * linear memory capped, its log output bounded, and the sizes it reports checked before they size anything.
  */
-public final class CircomWitnessCalculator {
+public final class CircomWitnessCalculator implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(CircomWitnessCalculator.class);
     /** The witness is read into one byte array. */
@@ -245,9 +245,14 @@ public final class CircomWitnessCalculator {
      *                          with {@link Reason#INTERRUPTED} when the thread is interrupted (cancellation)
      */
     public CircomWitness calculate(WitnessInput input) {
-        WitnessGraph recorded = graph.graph();
+        WitnessGraph recorded = graph.acquire();
         if (recorded != null) {
-            Optional<CircomWitness> computed = evaluate(recorded, input);
+            Optional<CircomWitness> computed;
+            try {
+                computed = evaluate(recorded, input);
+            } finally {
+                graph.release();
+            }
             if (computed.isPresent()) {
                 return computed.get();
             }
@@ -314,10 +319,13 @@ public final class CircomWitnessCalculator {
         try {
             CircomWitness witness = record(builder, runtime, input);
             recorder = null; // its compiled code can go
-            LOG.info("witness graph recorded in {} ms: {} operators, {} guards, {} KiB of program, {} KiB an "
-                            + "evaluation", (System.nanoTime() - started) / 1_000_000, graph.graph().operators(),
-                    graph.graph().guards(), graph.graph().programBytes() >> 10,
-                    graph.graph().evaluationBytes() >> 10);
+            WitnessGraph recorded = graph.graph();
+            if (recorded != null) {
+                LOG.info("witness graph recorded in {} ms: {} operators, {} guards, {} KiB of program off the heap, "
+                                + "{} KiB an evaluation", (System.nanoTime() - started) / 1_000_000,
+                        recorded.operators(), recorded.guards(), recorded.programBytes() >> 10,
+                        recorded.evaluationBytes() >> 10);
+            }
             return witness;
         } catch (WitnessException e) {
             if (e.reason() == Reason.INTERRUPTED || e.reason() == Reason.INVALID_INPUT && !isStructural(e)) {
@@ -362,13 +370,18 @@ public final class CircomWitnessCalculator {
             }
             return null;
         });
-        WitnessGraph recorded = builder.build(witnessSize, signals);
+        GraphMemory.Block[] block = new GraphMemory.Block[1];
+        WitnessGraph recorded = builder.build(witnessSize, signals, bytes -> {
+            block[0] = allocateGraph(bytes);
+            return block[0].segment();
+        });
         long cap = options.limits().maxMemoryBytes();
-        if (recorded.programBytes() > cap || recorded.evaluationBytes() > cap) {
-            throw new GraphTooLargeException("the witness graph needs more than the witness memory limit of " + cap
-                    + " bytes");
+        if (recorded.evaluationBytes() > cap) {
+            block[0].close();
+            throw new GraphTooLargeException("an evaluation of the witness graph needs more than the witness memory "
+                    + "limit of " + cap + " bytes");
         }
-        graph.recorded(recorded);
+        graph.recorded(recorded, block[0]);
         return new CircomWitness(prime, n8, values, List.of(), WitnessEngine.WASM);
     }
 
@@ -379,6 +392,27 @@ public final class CircomWitnessCalculator {
             cause = findCause(e, GraphTooLargeException.class);
         }
         return cause != null ? cause.getMessage() : e.getMessage() != null ? e.getMessage() : e.toString();
+    }
+
+    /** The program's block, within the witness memory limit and where the graph memory has room. */
+    private GraphMemory.Block allocateGraph(long bytes) {
+        long cap = options.limits().maxMemoryBytes();
+        if (bytes > cap) {
+            throw new GraphTooLargeException("the witness graph's program needs " + bytes + " bytes, more than the "
+                    + "witness memory limit of " + cap);
+        }
+        // No room now is no fault of the circuit: a later computation records again (GraphRecording.ATTEMPTS).
+        return options.graphMemory().allocate(bytes).orElseThrow(() -> new IllegalStateException(
+                "the memory budget has no room for the witness graph's " + bytes + " bytes"));
+    }
+
+    /**
+     * Frees the witness graph's memory (at once, or when the computations running on it end); computations after it
+     * run on the wasm.
+     */
+    @Override
+    public void close() {
+        graph.close();
     }
 
     private static boolean isStructural(Throwable e) {

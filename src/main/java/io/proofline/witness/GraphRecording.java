@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A calculator's witness graph and whether to record one: at most one recording run at a time (the other
  * computations meanwhile go to the wasm), none once a graph exists, and none after a failure that another input
  * would not mend (the circuit logs, the graph is too large, the module is not laid out as circom's) or after
- * {@value #ATTEMPTS} failed runs (inputs the circuit rejects).
+ * {@value #ATTEMPTS} failed runs (inputs the circuit rejects). Holds the graph's off-heap block: computations take
+ * the graph ({@link #acquire}) and give it back ({@link #release}); {@link #close} frees the block once none holds it.
  */
 final class GraphRecording {
 
@@ -18,6 +19,9 @@ final class GraphRecording {
     static final int ATTEMPTS = 3;
 
     private final AtomicBoolean recording = new AtomicBoolean();
+    private GraphMemory.Block block;
+    private int users;
+    private boolean closed;
     private final AtomicBoolean offPathSaid = new AtomicBoolean();
     private volatile WitnessGraph graph;
     private volatile String noGraph;
@@ -35,6 +39,37 @@ final class GraphRecording {
         return graph;
     }
 
+    /** The graph for one computation (then {@link #release}), or null where there is none or it is closed. */
+    synchronized WitnessGraph acquire() {
+        if (graph == null || closed) {
+            return null;
+        }
+        users++;
+        return graph;
+    }
+
+    synchronized void release() {
+        users--;
+        if (closed && users == 0) {
+            freeBlock();
+        }
+    }
+
+    /** No more computations by the graph; its block is freed now, or when the last one running ends. */
+    synchronized void close() {
+        closed = true;
+        if (users == 0) {
+            freeBlock();
+        }
+    }
+
+    private void freeBlock() {
+        if (block != null) {
+            block.close();
+            block = null;
+        }
+    }
+
     /** Why there is no graph and will be none, or null. */
     String noGraph() {
         return noGraph;
@@ -49,7 +84,13 @@ final class GraphRecording {
         recording.set(false);
     }
 
-    void recorded(WitnessGraph recorded) {
+    /** The recorded graph, whose program lives in {@code block} (closed here if this calculator is closed already). */
+    synchronized void recorded(WitnessGraph recorded, GraphMemory.Block block) {
+        if (closed) {
+            block.close();
+            return;
+        }
+        this.block = block;
         graph = recorded;
     }
 

@@ -2,10 +2,12 @@ package io.proofline.witness.graph;
 
 import io.proofline.algebra.field.PrimeField;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongFunction;
 
 /**
  * Records one run of a circuit's field code as a witness graph. Each value the circuit computes from its inputs
@@ -129,15 +131,19 @@ public final class GraphBuilder {
         return guards.size() / 5;
     }
 
-    /** The graph of what was recorded: only nodes that a witness value or a guard needs, in recorded order. */
-    public WitnessGraph build(int witnessSize, List<InputSignal> inputs) {
+    /**
+     * The graph of what was recorded: only nodes that a witness value or a guard needs, in recorded order.
+     *
+     * @param memory gives the program's off-heap segment of the bytes asked (or throws {@link GraphTooLargeException})
+     */
+    public WitnessGraph build(int witnessSize, List<InputSignal> inputs, LongFunction<MemorySegment> memory) {
         for (int i = 0; i < witnessSize; i++) {
             if (i >= witness.length || witness[i] < 0) {
                 throw new IllegalStateException("witness value " + i + " was not recorded");
             }
         }
         return new GraphCompiler(circom.field(), count, kind, first, second, values, guards.toArray(),
-                inputNodes.toArray(), Arrays.copyOf(witness, witnessSize), inputs).compile();
+                inputNodes.toArray(), Arrays.copyOf(witness, witnessSize), inputs).compile(memory);
     }
 
     private int add(int k, int a, int b) {

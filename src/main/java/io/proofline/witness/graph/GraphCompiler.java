@@ -2,8 +2,10 @@ package io.proofline.witness.graph;
 
 import io.proofline.algebra.field.PrimeField;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongFunction;
 
 /**
  * Turns recorded nodes into a {@link WitnessGraph}'s program: drops nodes that no witness value or guard needs, places
@@ -42,7 +44,8 @@ final class GraphCompiler {
     private int maxSlot = -1;
     private int liveOperators;
 
-    WitnessGraph compile() {
+    /** @param memory gives the off-heap segment for the program, of the bytes asked */
+    WitnessGraph compile(LongFunction<MemorySegment> memory) {
         boolean[] live = liveNodes();
         IntList program = schedule(live);
         int[] slot = new int[count];
@@ -62,7 +65,9 @@ final class GraphCompiler {
         int[] inputSlots = new int[inputNodes.length];
         int[] code = allocate(program, live, slot, constantSlots, inputSlots);
         int slots = Math.max(constantSlots, maxSlot + 1);
-        return new WitnessGraph(field, code, constants, inputSlots, slots, witness.length, inputs, liveOperators);
+        MemorySegment segment = memory.apply(WitnessGraph.programBytes(code.length, constants.length));
+        return new WitnessGraph(field, code, constants, segment, inputSlots, slots, witness.length, inputs,
+                liveOperators);
     }
 
     private boolean[] liveNodes() {

@@ -2,6 +2,8 @@ package io.proofline.witness.graph;
 
 import io.proofline.algebra.field.PrimeField;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +12,8 @@ import java.util.Optional;
 /**
  * A circuit's witness computation as a straight-line program over field elements, recorded from one run of its wasm
  * ({@link GraphBuilder}): operators on Montgomery limbs in reused slots of one {@code long[]}, guards that check an
- * input takes the recorded path, and the outputs that write each witness value as it is computed. Immutable and
+ * input takes the recorded path, and the outputs that write each witness value as it is computed. The program (code
+ * and constants, {@link #programBytes()}) lives off the heap in a segment its owner provides and frees. Immutable and
  * shared; each {@link #evaluate} holds its own slots ({@link #evaluationBytes()}).
  */
 public final class WitnessGraph {
@@ -28,20 +31,27 @@ public final class WitnessGraph {
 
     private final PrimeField field;
     private final int limbs;
-    private final int[] code;
-    private final long[] constants;
+    /** The code, 4 ints an instruction, then the constants' limbs from {@link #constantsAt}. */
+    private final MemorySegment program;
+    private final int codeLength;
+    private final long constantsAt;
+    private final int constantLongs;
     private final int[] inputSlots;
     private final int slots;
     private final int witnessSize;
     private final List<InputSignal> inputs;
     private final int operators;
 
-    WitnessGraph(PrimeField field, int[] code, long[] constants, int[] inputSlots, int slots, int witnessSize,
-                 List<InputSignal> inputs, int operators) {
+    WitnessGraph(PrimeField field, int[] code, long[] constants, MemorySegment program, int[] inputSlots, int slots,
+                 int witnessSize, List<InputSignal> inputs, int operators) {
         this.field = field;
         this.limbs = field.limbs();
-        this.code = code;
-        this.constants = constants;
+        this.program = program;
+        this.codeLength = code.length;
+        this.constantsAt = programBytes(code.length, 0);
+        this.constantLongs = constants.length;
+        MemorySegment.copy(code, 0, program, ValueLayout.JAVA_INT, 0, code.length);
+        MemorySegment.copy(constants, 0, program, ValueLayout.JAVA_LONG, constantsAt, constants.length);
         this.inputSlots = inputSlots;
         this.slots = slots;
         this.witnessSize = witnessSize;
@@ -57,17 +67,22 @@ public final class WitnessGraph {
     /** Guards the program checks. */
     public int guards() {
         int guards = 0;
-        for (int i = 0; i < code.length; i += 4) {
-            if (code[i] >= GUARD && code[i] < OUT) {
+        for (int i = 0; i < codeLength; i += 4) {
+            int op = program.get(ValueLayout.JAVA_INT, 4L * i);
+            if (op >= GUARD && op < OUT) {
                 guards++;
             }
         }
         return guards;
     }
 
-    /** Bytes the program itself holds (code and constants). */
+    /** Bytes of the off-heap program: the code, then the constants 8-byte aligned. */
     public long programBytes() {
-        return 4L * code.length + 8L * constants.length + 4L * inputSlots.length;
+        return programBytes(codeLength, constantLongs);
+    }
+
+    static long programBytes(int codeInts, int constantLongs) {
+        return (4L * codeInts + 7 & ~7L) + 8L * constantLongs;
     }
 
     /** Bytes one evaluation holds beside the witness it writes: its slots. */
@@ -113,7 +128,8 @@ public final class WitnessGraph {
      */
     public void evaluate(BigInteger[] inputValues, byte[] out, long deadlineNanos) {
         long[] v = new long[slots * limbs];
-        System.arraycopy(constants, 0, v, 0, constants.length);
+        MemorySegment.copy(program, ValueLayout.JAVA_LONG, constantsAt, v, 0, constantLongs);
+        MemorySegment code = program;
         for (int k = 0; k < inputSlots.length; k++) {
             if (inputSlots[k] >= 0) {
                 field.fromBigInteger(inputValues[k], v, inputSlots[k]);
@@ -124,11 +140,12 @@ public final class WitnessGraph {
         unit[0] = 1;
         long[] canonical = new long[limbs];
         int n8 = 8 * limbs;
-        for (int pc = 0; pc < code.length; pc += 4) {
-            int op = code[pc];
-            int x = code[pc + 1];
-            int y = code[pc + 2];
-            int z = code[pc + 3];
+        long end = 4L * codeLength;
+        for (long pc = 0; pc < end; pc += 16) {
+            int op = code.get(ValueLayout.JAVA_INT, pc);
+            int x = code.get(ValueLayout.JAVA_INT, pc + 4);
+            int y = code.get(ValueLayout.JAVA_INT, pc + 8);
+            int z = code.get(ValueLayout.JAVA_INT, pc + 12);
             if (op == MUL) {
                 field.mul(v, y, v, z, v, x);
             } else if (op == ADD) {
@@ -147,7 +164,7 @@ public final class WitnessGraph {
             } else {
                 circom.apply(OPS[op], v, y, z, x);
             }
-            if ((pc & (4 * CHECK_EVERY - 1)) == 0 && pc > 0) {
+            if ((pc & (16L * CHECK_EVERY - 1)) == 0 && pc > 0) {
                 checkDeadline(deadlineNanos);
             }
         }
