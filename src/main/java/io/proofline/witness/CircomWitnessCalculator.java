@@ -122,7 +122,7 @@ public final class CircomWitnessCalculator implements AutoCloseable {
         }
         try {
             return HostFieldModule.rewrite(Parser.parse(wasm));
-        } catch (UnsupportedModuleException e) {
+        } catch (RuntimeException e) { // UnsupportedModuleException, or a module the rewriting trips over
             LOG.info("witness calculator not laid out as circom's ({}): its wasm computes every witness",
                     e.getMessage());
             return null;

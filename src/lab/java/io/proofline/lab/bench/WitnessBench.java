@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  * service's path before the graph) and against snarkjs, on the same circuit and input, in one run.
  *
  * <p>A case is a folder with {@code circuit.wasm} and {@code input.json}: by default every committed circom fixture
- * and the Poseidon chain of {@code scripts/cli-bench.sh fixture} (52,320 constraints, a 2^16 domain) where it has
+ * and the Poseidon chain of {@code scripts/lab/cli-bench.sh fixture} (52,320 constraints, a 2^16 domain) where it has
  * been built. Each engine of ours runs in a fresh JVM: load (parse, checks, compile), the first computation (cold;
  * for the graph engine, the recording run) and the median of the later ones (warm), with the JVM's peak RSS
  * (VmHWM). snarkjs runs {@code wtns calculate} as a process under {@code /usr/bin/time -v} (median wall time and its
