@@ -46,13 +46,16 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Computes witnesses with a circuit's witness-calculator {@code .wasm} ({@code circom --wasm}, circom 2.x)
- * on Chicory, a pure-Java WebAssembly runtime, following circom's {@code witness_calculator.js} step by step:
- * {@code init}; per input signal {@code getInputSignalSize} and one {@code setInputSignal} per value (the
- * circuit runs when the last input is set); then {@code getWitness(i)} for every value.
+ * Computes witnesses with a circuit's witness-calculator {@code .wasm} ({@code circom --wasm}, circom 2.x): by the
+ * circuit's witness graph ({@link WitnessGraph}), recorded from the first computation, for every input that takes the
+ * recorded path; otherwise by the wasm on Chicory, a pure-Java WebAssembly runtime, following circom's
+ * {@code witness_calculator.js} step by step: {@code init}; per input signal {@code getInputSignalSize} and one
+ * {@code setInputSignal} per value (the circuit runs when the last input is set); then {@code getWitness(i)} for every
+ * value. docs/ARCHITECTURE.md ("witness") says when which runs.
  *
- * <p>{@link #load} parses, checks and compiles the module once; {@link #calculate} creates a fresh instance
- * (its own linear memory) per computation, so one calculator can be shared by any number of threads.
+ * <p>{@link #load} parses, checks and compiles the module once; a wasm computation creates a fresh instance (its own
+ * linear memory), a graph evaluation its own slots, so one calculator can be shared by any number of threads.
+ * {@link #close} frees the graph's off-heap program.
  *
  * <p>The module may come from anyone (the service registers uploaded wasm), so it runs in a sandbox
  * ({@link WitnessLimits}): each run of its code on a thread of its own under a deadline (load and computation), its
