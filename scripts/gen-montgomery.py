@@ -6,7 +6,7 @@ code on locals (the JIT keeps every limb in a register). The algorithm is CIOS w
 gnark-crypto (valid when the top limb of p is below 2^63 - 1, which BN254 Fq/Fr and BLS12-381 Fq/Fr satisfy; the
 PrimeField constructor checks it). Subtraction and negation further use that elements' top limbs are then below 2^63:
 the top limbs' difference is a signed value whose sign is the borrow, so no borrow or carry out of the top limb is
-computed (sub4 ~23 % faster than with full borrow chains, docs/BENCHMARKS.md). Run: python3 scripts/gen-montgomery.py > src/main/java/io/proofline/algebra/field/Montgomery.java
+computed (sub4 ~23 % faster than with full borrow chains, docs/lab/benchmarks-history.md). Run: python3 scripts/gen-montgomery.py > src/main/java/io/proofline/algebra/field/Montgomery.java
 """
 
 def mul(n):
@@ -186,7 +186,7 @@ final class Montgomery {
      * Carry out of the two-operand sum s = x + y, given s and x: 1 when s &lt; x unsigned. Written with
      * {@link Long#compareUnsigned}, which C2 compiles to one unsigned compare whose flag result feeds setb/adc-like
      * code; the Hacker's Delight bit formula ((x &amp; y) | ((x | y) &amp; ~s)) &gt;&gt;&gt; 63 it replaces took
-     * five logic operations per carry and made the 4-limb multiplication ~1.45× slower (docs/BENCHMARKS.md).
+     * five logic operations per carry and made the 4-limb multiplication ~1.45× slower (docs/lab/benchmarks-history.md).
      * Used by the multiplications, whose carries are all two-operand ones; chains with a carry-in use
      * {@link #carryOut} and {@link #borrowOut}.
      */

@@ -14,7 +14,7 @@ final class Montgomery {
      * Carry out of the two-operand sum s = x + y, given s and x: 1 when s &lt; x unsigned. Written with
      * {@link Long#compareUnsigned}, which C2 compiles to one unsigned compare whose flag result feeds setb/adc-like
      * code; the Hacker's Delight bit formula ((x &amp; y) | ((x | y) &amp; ~s)) &gt;&gt;&gt; 63 it replaces took
-     * five logic operations per carry and made the 4-limb multiplication ~1.45× slower (docs/BENCHMARKS.md).
+     * five logic operations per carry and made the 4-limb multiplication ~1.45× slower (docs/lab/benchmarks-history.md).
      * Used by the multiplications, whose carries are all two-operand ones; chains with a carry-in use
      * {@link #carryOut} and {@link #borrowOut}.
      */
