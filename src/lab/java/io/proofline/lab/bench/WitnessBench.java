@@ -27,15 +27,23 @@ import java.util.stream.Stream;
  * <p>A case is a folder with {@code circuit.wasm} and {@code input.json}: by default every committed circom fixture
  * and the Poseidon chain of {@code scripts/lab/cli-bench.sh fixture} (52,320 constraints, a 2^16 domain) where it has
  * been built. Each engine of ours runs in a fresh JVM: load (parse, checks, compile), the first computation (cold;
- * for the graph engine, the recording run) and the median of the later ones (warm), with the JVM's peak RSS
- * (VmHWM). snarkjs runs {@code wtns calculate} as a process under {@code /usr/bin/time -v} (median wall time and its
- * peak RSS), and warm in one node process ({@code scripts/node/wtns-timing.js}: the calculator built once, then the
- * median of its later runs). Every witness of ours is checked byte for byte against snarkjs's {@code .wtns}.
+ * for the graph engine, the recording run) and the median of the later half of at least {@code --runs} computations
+ * and 5 s of them (warm), with the JVM's peak RSS (VmHWM). snarkjs runs {@code wtns calculate} as a process under
+ * {@code /usr/bin/time -v} (median wall time and its peak RSS), and warm in one node process
+ * ({@code scripts/node/wtns-timing.js}: the calculator built once, as many runs as the graph's child made, the median
+ * of the later half). Every witness of ours is checked byte for byte against snarkjs's {@code .wtns}.
  */
 final class WitnessBench implements BenchSuite {
 
     private static final Path POSEIDON_CHAIN = Path.of(".fixtures/bench/bn128/poseidon_chain");
-    private static final Pattern RESULT = Pattern.compile("RESULT (\\S+) (\\S+) (\\S+) (\\S+) (\\S+)");
+    private static final Pattern RESULT = Pattern.compile("RESULT (\\S+) (\\S+) (\\S+) (\\S+) (\\S+) (\\S+)");
+    /**
+     * A child computes at least {@code --runs} witnesses and goes on until this much computing time has passed, so
+     * that a small circuit's computation is compiled by the JIT as in a long-running service; warm is the median of
+     * the later half.
+     */
+    private static final long WARM_NANOS = 5_000_000_000L;
+    private static final int MAX_RUNS = 5_000;
 
     @Override
     public String name() {
@@ -106,7 +114,7 @@ final class WitnessBench implements BenchSuite {
         double[] graph = ours(true, c, runs, work.resolve("graph.bin"));
         double[] wasm = ours(false, c, runs, work.resolve("wasm.bin"));
         double[] cli = snarkjsCli(snarkjs, c, work.resolve("snarkjs.wtns"));
-        double snarkjsWarm = snarkjsWarm(snarkjs, c, runs);
+        double snarkjsWarm = snarkjsWarm(snarkjs, c, (int) graph[5]);
         byte[] expected = Files.readAllBytes(work.resolve("snarkjs.wtns"));
         for (String mine : List.of("graph.bin", "wasm.bin")) {
             byte[] values = Files.readAllBytes(work.resolve(mine));
@@ -115,13 +123,13 @@ final class WitnessBench implements BenchSuite {
             }
         }
         String name = c.getParent().getFileName() + "/" + c.getFileName();
-        return String.format("| %s | %d | %.0f / %.0f / **%.1f** | %.0f | %.0f / %.0f / %.1f | %.0f | %.2f (%.0f) | "
-                        + "%.1f | %.1f× | %.1f× | %.1f× |", name, (long) graph[4], graph[0], graph[1], graph[2],
+        return String.format("| %s | %d | %.0f / %.0f / **%.2f** | %.0f | %.0f / %.0f / %.2f | %.0f | %.2f (%.0f) | "
+                        + "%.2f | %.1f× | %.0f× | %.1f× |", name, (long) graph[4], graph[0], graph[1], graph[2],
                 graph[3] / 1024, wasm[0], wasm[1], wasm[2], wasm[3] / 1024, cli[0], cli[1] / 1024, snarkjsWarm,
                 wasm[2] / graph[2], cli[0] * 1000 / graph[2], snarkjsWarm / graph[2]);
     }
 
-    /** {load ms, first ms, warm median ms, peak RSS KiB, witness values} from a fresh JVM. */
+    /** {load ms, first ms, warm median ms, peak RSS KiB, witness values, runs} from a fresh JVM. */
     private static double[] ours(boolean graph, Path c, int runs, Path witness) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), "io.proofline.Proofline", "bench", "witness", "--child",
@@ -136,7 +144,8 @@ final class WitnessBench implements BenchSuite {
             throw new IllegalStateException("no RESULT from the witness child:\n" + text);
         }
         return new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)),
-                Double.parseDouble(m.group(3)), Double.parseDouble(m.group(4)), Double.parseDouble(m.group(5))};
+                Double.parseDouble(m.group(3)), Double.parseDouble(m.group(4)), Double.parseDouble(m.group(5)),
+                Double.parseDouble(m.group(6))};
     }
 
     /** The median of 3 {@code snarkjs wtns calculate} processes: {wall seconds, peak RSS KiB}. */
@@ -156,7 +165,7 @@ final class WitnessBench implements BenchSuite {
         return runs[1];
     }
 
-    /** The median of snarkjs's warm runs in one node process (the first run left out), in ms. */
+    /** The median of the later half of snarkjs's runs in one node process, in ms. */
     private static double snarkjsWarm(Path snarkjs, Path c, int runs) throws Exception {
         ProcessBuilder builder = new ProcessBuilder("node", "scripts/node/wtns-timing.js",
                 c.resolve("circuit.wasm").toString(), c.resolve("input.json").toString(), Integer.toString(runs));
@@ -167,33 +176,37 @@ final class WitnessBench implements BenchSuite {
             throw new IllegalStateException("wtns-timing.js failed on " + c + ":\n" + text);
         }
         JsonNode ms = JsonMapper.shared().readTree(text.substring(text.lastIndexOf('{'))).get("ms");
-        double[] warm = new double[ms.size() - 1];
-        for (int i = 1; i < ms.size(); i++) {
-            warm[i - 1] = ms.get(i).asDouble();
+        double[] all = new double[ms.size()];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = ms.get(i).asDouble();
         }
-        return median(warm);
+        return median(Arrays.copyOfRange(all, all.length / 2, all.length));
     }
 
     /**
-     * The child JVM: loads the calculator (graph on or off), computes {@code runs} witnesses of the case's input,
-     * writes the last one's values to {@code witness} and prints one RESULT line.
+     * The child JVM: loads the calculator (graph on or off), computes at least {@code runs} witnesses of the case's
+     * input and 5 s of them, writes the last one's values to {@code witness} and prints one RESULT line.
      */
     private static int child(boolean graph, Path c, int runs, Path witness, PrintStream out) throws Exception {
         long t0 = System.nanoTime();
         CircomWitnessCalculator calculator = CircomWitnessCalculator.load(c.resolve("circuit.wasm"),
                 CalculatorOptions.defaults().withGraph(graph));
         double load = (System.nanoTime() - t0) / 1e6;
-        double[] ms = new double[runs];
+        double[] ms = new double[MAX_RUNS];
         CircomWitness last = null;
-        for (int run = 0; run < runs; run++) {
+        long computing = 0;
+        int done = 0;
+        while (done < MAX_RUNS && (done < runs || computing < WARM_NANOS)) {
             WitnessInput input = WitnessInput.readJson(c.resolve("input.json"));
             long t = System.nanoTime();
             last = calculator.calculate(input);
-            ms[run] = (System.nanoTime() - t) / 1e6;
+            long spent = System.nanoTime() - t;
+            computing += spent;
+            ms[done++] = spent / 1e6;
         }
         Files.write(witness, last.toLittleEndianBytes());
-        out.printf("RESULT %.1f %.1f %.2f %d %d%n", load, ms[0], median(Arrays.copyOfRange(ms, 1, runs)),
-                ProveBench.peakRssKb(), last.size());
+        out.printf("RESULT %.1f %.1f %.3f %d %d %d%n", load, ms[0],
+                median(Arrays.copyOfRange(ms, Math.max(1, done / 2), done)), ProveBench.peakRssKb(), last.size(), done);
         return 0;
     }
 
