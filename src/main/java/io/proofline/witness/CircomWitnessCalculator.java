@@ -113,7 +113,7 @@ public final class CircomWitnessCalculator implements AutoCloseable {
         // What a first computation runs is compiled now, at load (the wasm on first need where a graph is recorded).
         (recorder == null ? this.wasm : recorder).machine();
         this.graph = new GraphRecording(!options.graph() ? "turned off (CalculatorOptions.graph)"
-                : rewritten == null ? "the module's field code cannot run on the host" : null);
+                : rewritten == null ? "the module's field code cannot run on the host" : null, options.graph());
     }
 
     /** The module with its field functions on the host, or null where that cannot be (logged). */

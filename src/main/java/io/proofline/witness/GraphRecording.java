@@ -27,10 +27,13 @@ final class GraphRecording {
     private volatile String noGraph;
     private int failures;
 
-    /** @param noGraph why this calculator records no graph, or null where it may */
-    GraphRecording(String noGraph) {
+    /**
+     * @param noGraph why this calculator records no graph, or null where it may
+     * @param asked   whether the graph was wanted ({@link CalculatorOptions#graph()}): only then is its absence news
+     */
+    GraphRecording(String noGraph, boolean asked) {
         this.noGraph = noGraph;
-        if (noGraph != null) {
+        if (noGraph != null && asked) {
             LOG.info("no witness graph: {}; the wasm computes every witness", noGraph);
         }
     }
