@@ -73,14 +73,6 @@ public final class GraphBuilder {
         return node;
     }
 
-    public boolean isConstant(int node) {
-        return kind[node] == CONSTANT;
-    }
-
-    public boolean isInput(int node) {
-        return kind[node] == INPUT;
-    }
-
     /** Copies node's value (Montgomery limbs) to {@code dst[offset..]}. */
     public void value(int node, long[] dst, int offset) {
         System.arraycopy(values, node * limbs, dst, offset, limbs);
@@ -121,14 +113,6 @@ public final class GraphBuilder {
             witness = grown;
         }
         witness[index] = node;
-    }
-
-    public int nodeCount() {
-        return count;
-    }
-
-    public int guardCount() {
-        return guards.size() / 5;
     }
 
     /**

@@ -19,10 +19,6 @@ final class IntList {
         return items[i];
     }
 
-    void set(int i, int value) {
-        items[i] = value;
-    }
-
     int removeLast() {
         return items[--size];
     }

@@ -90,11 +90,6 @@ public final class WitnessGraph {
         return 8L * slots * limbs;
     }
 
-    /** The input signals the graph was recorded with, in the order their values were set. */
-    public List<InputSignal> inputs() {
-        return inputs;
-    }
-
     /**
      * The input values in graph order, or empty where {@code signals} are not the recorded signals with the recorded
      * sizes (a name that is not an input, a missing one, a wrong count): the wasm then answers with circom's error.

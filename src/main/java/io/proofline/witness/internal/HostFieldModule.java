@@ -42,21 +42,14 @@ public final class HostFieldModule {
     private static final Set<String> COPIES = Set.of("Fr_copy", "Fr_copyn", "Fr_int_copy", "Fr_int_zero");
 
     private final WasmModule module;
-    private final List<String> hostFunctions;
 
-    private HostFieldModule(WasmModule module, List<String> hostFunctions) {
+    private HostFieldModule(WasmModule module) {
         this.module = module;
-        this.hostFunctions = hostFunctions;
     }
 
     /** The rewritten module. */
     public WasmModule module() {
         return module;
-    }
-
-    /** The host functions the module imports from {@value #IMPORT_MODULE}, by their circom name. */
-    public List<String> hostFunctions() {
-        return hostFunctions;
     }
 
     /**
@@ -75,14 +68,6 @@ public final class HostFieldModule {
         List<String> hostFunctions = new ArrayList<>();
         ImportSection.Builder imports = ImportSection.builder();
         parsed.importSection().stream().forEach(imports::addImport);
-        int added = 0;
-        for (int i = 0; i < defined; i++) {
-            String name = names.nameOfFunction(imported + i);
-            if (name != null && (Op.byWasmName(name).isPresent() || name.equals(TO_LONG_NORMAL))) {
-                added++;
-            }
-        }
-        int shift = added;
         for (int i = 0; i < defined; i++) {
             String name = names.nameOfFunction(imported + i);
             if (name != null && (Op.byWasmName(name).isPresent() || name.equals(TO_LONG_NORMAL))) {
@@ -91,6 +76,7 @@ public final class HostFieldModule {
                 imports.addImport(new FunctionImport(IMPORT_MODULE, name, parsed.functionSection().getFunctionType(i)));
             }
         }
+        int shift = hostFunctions.size(); // the defined functions move up past the new imports
         if (!hostFunctions.contains(TO_LONG_NORMAL)) {
             throw new UnsupportedModuleException("the module has no " + TO_LONG_NORMAL);
         }
@@ -122,7 +108,7 @@ public final class HostFieldModule {
         parsed.dataCountSection().ifPresent(builder::setDataCountSection);
         parsed.startSection().ifPresent(start -> builder.setStartSection(
                 StartSection.builder().setStartIndex(map.of((int) start.startIndex())).build()));
-        return new HostFieldModule(builder.build(), List.copyOf(hostFunctions));
+        return new HostFieldModule(builder.build());
     }
 
     /** Code outside the field functions may call field functions that are redirected or plain copies, no others. */
