@@ -29,7 +29,9 @@ constexpr int SORT_ITEMS = 16;
 static_assert(SORT_THREADS == 256, "the sort scans a tile's 256 digit counts one per thread");
 
 /** Widest Pippenger window: a window has 2^(c−1) buckets, and the sort ranks a window's bucket as a 16-bit key
- *  (msm/bucket_sort.cuh). Wider windows lost to their sort when they were measured (docs/lab/gpu-variants.md, 11). */
+ *  (msm/bucket_sort.cuh). Wider windows lost to their sort when they were measured (docs/lab/gpu-variants.md, 11).
+ *  The host checks settings against it before any module is loaded, so MsmShape.MAX_WINDOW restates it (MsmShapeTest
+ *  fails when they differ). */
 constexpr int MSM_MAX_WINDOW_BITS = 17;
 
 }  // namespace config

@@ -6,7 +6,7 @@
 #   .device/lib/proofline-core.jar   target/classes with native/ (the fatbins and modules.list; no Spring)
 #   .device/lib/jcuda-*.jar          JCuda, and its natives jar cut down to libJCudaDriver (it needs only libcuda.so.1)
 #   .device/lib/*.jar                the other non-Spring runtime libraries of the core (Jackson, Chicory, ...)
-#   .device/run.sh         runs a CLI command there, e.g. .device/run.sh gpu-selftest --bench
+#   .device/run.sh         runs a CLI command there (the lab's too), e.g. .device/run.sh gpu-bench
 #
 #   scripts/lab/device-bundle.sh            # kernels for sm_90 only (the H200); PROOFLINE_CUDA_ARCHS="80 89 90" for all
 #   scripts/lab/device-bundle.sh --kernels-there
@@ -41,7 +41,9 @@ while (( $# > 0 )); do
 done
 # The JUnit console launcher of the project's JUnit version, for --tests.
 junit_version=6.0.3
-jcuda_version=12.6.0
+# The JCuda version is the pom's property, the one place it is written.
+jcuda_version="$(sed -n 's:.*<jcuda.version>\(.*\)</jcuda.version>.*:\1:p' pom.xml)"
+[[ -n "$jcuda_version" ]] || { echo "device-bundle: no <jcuda.version> in pom.xml" >&2; exit 1; }
 m2="${HOME}/.m2/repository/org/jcuda"
 
 # Kernels first (cached in .native-build/), then the classes without re-running nvcc through Maven.
@@ -93,7 +95,7 @@ fi
 
 cat > "$bundle"/run.sh <<'RUN'
 #!/usr/bin/env bash
-# Runs a Proofline CLI command with the bundled runtime: .device/run.sh gpu-selftest [--bench] ...
+# Runs a Proofline CLI command with the bundled runtime: .device/run.sh gpu-selftest | gpu-bench | bench gpu ...
 here="$(cd "$(dirname "$0")" && pwd)"
 # PROOFLINE_JAVA_OPTS replaces the heap setting (the GPU machine has 128 GiB; bench gpu proofs of 2^22 need a few GB).
 exec "$here/jre/bin/java" --enable-native-access=ALL-UNNAMED ${PROOFLINE_JAVA_OPTS:--Xmx48g} -cp "$here/lib/*" io.proofline.cli.Cli "$@"
@@ -164,7 +166,7 @@ if (( ${#bases[@]} > 0 )); then
     echo "  scripts/lab/device-kernels-ab.sh    (the working tree against $(ls "$bundle"/bases | tr '\n' ' ' | sed 's/ $//'); pack $bundle first if"
     echo "  it does not fit: tar -cf - $bundle | xz -T2 -6 > .device-pack/device.tar.xz, carry .device-pack)"
 elif $kernels_there; then
-    echo "  native-cuda/build.sh /tmp/pf \"$archs\" && $bundle/run.sh gpu-selftest --bench --kernels /tmp/pf 2>&1 | tee \$OUT/selftest.log"
+    echo "  native-cuda/build.sh /tmp/pf \"$archs\" && $bundle/run.sh gpu-bench --kernels /tmp/pf 2>&1 | tee \$OUT/selftest.log"
 else
-    echo "  $bundle/run.sh gpu-selftest --bench 2>&1 | tee \$OUT/selftest.log"
+    echo "  $bundle/run.sh gpu-bench 2>&1 | tee \$OUT/selftest.log"
 fi

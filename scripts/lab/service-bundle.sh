@@ -37,7 +37,9 @@ export JAVA_HOME="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v
 out="${PROOFLINE_SERVICE_DIR:-.service}"
 level="${PROOFLINE_XZ_LEVEL:-9}"
 stage=target/service-bundle
-jcuda_version=12.6.0
+# The JCuda version is the pom's property, the one place it is written.
+jcuda_version="$(sed -n 's:.*<jcuda.version>\(.*\)</jcuda.version>.*:\1:p' pom.xml)"
+[[ -n "$jcuda_version" ]] || { echo "service-bundle: no <jcuda.version> in pom.xml" >&2; exit 1; }
 natives="${HOME}/.m2/repository/org/jcuda/jcuda-natives/$jcuda_version/jcuda-natives-$jcuda_version-linux-x86_64.jar"
 limit=$((64 * 1024 * 1024))
 for tool in python3 xz; do

@@ -3,6 +3,7 @@ package io.proofline.lab;
 import io.proofline.cli.Cli;
 import io.proofline.cli.CommandSet;
 import io.proofline.lab.bench.BenchCommand;
+import io.proofline.lab.gpu.GpuBenchCommand;
 
 import java.util.Map;
 
@@ -11,6 +12,6 @@ public final class LabCommands implements CommandSet {
 
     @Override
     public Map<String, Cli.Command> commands() {
-        return Map.of("bench", new BenchCommand());
+        return Map.of("bench", new BenchCommand(), "gpu-bench", new GpuBenchCommand());
     }
 }

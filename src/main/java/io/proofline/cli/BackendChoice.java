@@ -1,6 +1,7 @@
 package io.proofline.cli;
 
 import io.proofline.gpu.GpuProverBackend;
+import io.proofline.snark.prover.DeviceProverBackend;
 import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.ProverBackends;
 
@@ -11,8 +12,9 @@ import java.util.function.Supplier;
 /**
  * The backend of {@code prove} and {@code fullprove}: {@code --backend auto} (the default) takes the GPU backend
  * where a CUDA device and the kernels are usable and the CPU backend otherwise, and says which and why in one line;
- * {@code --backend cpu|gpu} forces one. The probe is the GPU backend's own {@link ProverBackend#unavailableReason()}:
- * it opens the device and loads the kernels, which a GPU proof needs anyway, so a usable GPU is not opened twice.
+ * {@code --backend cpu|gpu} forces one. The probe is the GPU backend's own
+ * {@link DeviceProverBackend#unavailableReason()}: it opens the device and loads the kernels, which a GPU proof needs
+ * anyway, so a usable GPU is not opened twice.
  *
  * @param backend the chosen backend
  * @param note    for {@code auto}, the line that says which backend and why; empty when one was forced
@@ -50,9 +52,9 @@ record BackendChoice(ProverBackend backend, Optional<String> note) {
     }
 
     /** The choice for {@code name}, {@code gpu} supplying the GPU backend (a test double in tests). */
-    static BackendChoice choose(String name, Supplier<? extends ProverBackend> gpu) throws UsageException {
+    static BackendChoice choose(String name, Supplier<? extends DeviceProverBackend> gpu) throws UsageException {
         if (name.equals(AUTO)) {
-            ProverBackend candidate = gpu.get();
+            DeviceProverBackend candidate = gpu.get();
             Optional<String> unavailable = candidate.unavailableReason();
             if (unavailable.isEmpty()) {
                 return new BackendChoice(candidate, Optional.of("backend gpu (auto: a CUDA device and the kernels"

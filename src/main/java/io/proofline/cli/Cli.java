@@ -31,8 +31,7 @@ public final class Cli {
         register("fullprove", new FullproveCommand());
         register("verify", new VerifyCommand());
         register("export-vkey", new ExportVkeyCommand());
-        register("gpu-selftest", new GpuSelfTestCommand(false));
-        register("gpu-bench", new GpuSelfTestCommand(true));
+        register("gpu-selftest", new GpuSelfTestCommand());
         register("heap-opts", new HeapOptsCommand());
         register("aot-training", new AotTrainingCommand());
         ServiceLoader.load(CommandSet.class).forEach(set -> set.commands().forEach(Cli::register));

@@ -10,10 +10,10 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The GPU backend's flags, shared by every command that runs it ({@code prove}, {@code fullprove}, {@code bench gpu},
- * {@code bench pipeline}, {@code gpu-selftest}), turned into the same {@link GpuConfig} the service binds from
- * {@code proofline.gpu.*}: {@code --b2 auto|device|host}, {@code --abc device|host}, {@code --kernels DIR},
- * {@code --msm-max-window N}, {@code --gpu-memory-budget SIZE}.
+ * The GPU backend's flags, shared by every command that runs it ({@code prove}, {@code fullprove},
+ * {@code gpu-selftest}, and the lab's {@code bench gpu}, {@code bench pipeline}, {@code gpu-bench}), turned into the
+ * same {@link GpuConfig} the service binds from {@code proofline.gpu.*}: {@code --b2 auto|device|host},
+ * {@code --abc device|host}, {@code --kernels DIR}, {@code --msm-max-window N}, {@code --gpu-memory-budget SIZE}.
  */
 public final class GpuOptions {
 

@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code gpu-selftest [--seed N] [--max-log K] [--bench] [--repeats R]}: every GPU kernel against the CPU on fresh
- * random inputs, both curves; with {@code --bench} also the timings. Exit 0 when all checks pass, 1 on any mismatch,
+ * {@code gpu-selftest [--seed N] [--max-log K]}: every GPU kernel against the CPU on fresh random inputs, both curves
+ * (timing them is the lab's {@code gpu-bench}). Exit 0 when all checks pass, 1 on any mismatch,
  * 3 with {@code no GPU available: <reason>} when there is no usable GPU. {@code --proofs bn128:10,bls12381:16,...} adds
  * whole Groth16 proofs on the GPU backend for dev circuits of 2^k constraints ({@link GpuProofCheck}), with
  * {@code --proofs-only} alone, {@code --proof-out DIR} for the first proof of each curve, {@code --proof-seconds S}
@@ -26,16 +26,9 @@ import java.util.Map;
  */
 final class GpuSelfTestCommand implements Cli.Command {
 
-    private final boolean benchByDefault;
-
-    GpuSelfTestCommand(boolean benchByDefault) {
-        this.benchByDefault = benchByDefault;
-    }
-
     @Override
     public String usage() {
-        return (benchByDefault ? "gpu-bench" : "gpu-selftest")
-                + " [--seed N] [--max-log K (default 20)] [--repeats R (default 15)]" + (benchByDefault ? "" : " [--bench]") + " [--bench-only]"
+        return "gpu-selftest [--seed N] [--max-log K (default 20)]"
                 + " [--proofs curve:logConstraints,... [--proofs-only] [--proof-out DIR] [--proof-seconds S]]"
                 + " [--fixtures DIR (e.g. src/test/resources/fixtures) [--fixtures-only]] " + GpuOptions.USAGE;
     }
@@ -44,9 +37,6 @@ final class GpuSelfTestCommand implements Cli.Command {
     public int run(String[] args, PrintStream out, PrintStream err) throws UsageException, IOException {
         long seed = System.nanoTime();
         int maxLog = 20;
-        int repeats = 15;
-        boolean bench = benchByDefault;
-        boolean benchOnly = false;
         List<GpuProofCheck.Case> proofs = new ArrayList<>();
         boolean proofsOnly = false;
         Path proofOut = null;
@@ -58,12 +48,6 @@ final class GpuSelfTestCommand implements Cli.Command {
             switch (args[i]) {
                 case "--seed" -> seed = Long.parseLong(value(args, ++i));
                 case "--max-log" -> maxLog = Integer.parseInt(value(args, ++i));
-                case "--repeats" -> repeats = Integer.parseInt(value(args, ++i));
-                case "--bench" -> bench = true;
-                case "--bench-only" -> {
-                    bench = true;
-                    benchOnly = true;
-                }
                 case "--proofs" -> {
                     for (String c : value(args, ++i).split(",")) {
                         try {
@@ -86,8 +70,8 @@ final class GpuSelfTestCommand implements Cli.Command {
                 }
             }
         }
-        if (maxLog < 1 || maxLog > 26 || repeats < 1) {
-            throw new UsageException("--max-log must be in 1..26 and --repeats positive");
+        if (maxLog < 1 || maxLog > 26) {
+            throw new UsageException("--max-log must be in 1..26");
         }
         GpuConfig config = GpuOptions.config(gpu);
         try {
@@ -96,8 +80,7 @@ final class GpuSelfTestCommand implements Cli.Command {
                 throw new UsageException("--fixtures-only needs --fixtures DIR");
             }
             if (!proofsOnly && !fixturesOnly) {
-                failed += new GpuSelfTest(out, new GpuSelfTest.Options(seed, maxLog, bench, repeats, benchOnly),
-                        config).run();
+                failed += new GpuSelfTest(out, new GpuSelfTest.Options(seed, maxLog), config).run();
             }
             if (!proofs.isEmpty() && !fixturesOnly) {
                 failed += new GpuProofCheck(out, proofOut, proofSeconds, config).run(proofs);

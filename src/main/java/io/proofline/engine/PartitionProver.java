@@ -14,7 +14,7 @@ import io.proofline.engine.memory.PartitionFootprint;
  *       refuses more than {@link #footprint} allows) and computes into their {@link io.proofline.engine.memory.OffHeapBuffer#segment()}.</li>
  *   <li>{@link #proveStart} runs on one device, may allocate PENDING buffers (and ABC ones, up to
  *       {@link #lateAbcBytes}), and must not keep the ABC buffers: the engine frees them and returns their bytes to the budget as soon as it returns.
- *       It throws {@link io.proofline.engine.device.DeviceFaultException} when the device (not the partition) is at fault; the
+ *       It throws {@link io.proofline.snark.prover.DeviceFaultException} when the device (not the partition) is at fault; the
  *       engine then opens that device's breaker if faults accumulate and retries on another device.</li>
  *   <li>{@link #proveFinish} is called on a finalizer thread with the same device that ran prove start;
  *       after it returns the engine frees all the partition's buffers.</li>

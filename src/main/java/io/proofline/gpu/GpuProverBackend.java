@@ -5,20 +5,21 @@ import io.proofline.gpu.internal.CudaFaults;
 import io.proofline.gpu.internal.GpuDevice;
 import io.proofline.gpu.internal.GpuDevices;
 import io.proofline.gpu.internal.GpuProverWorker;
+import io.proofline.gpu.internal.ProveStartProbe;
 import io.proofline.gpu.internal.ResidentKeyCache;
 import io.proofline.algebra.curve.Msm;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
-import io.proofline.snark.prover.BackendCapacityException;
-import io.proofline.snark.prover.BackendFaultException;
-import io.proofline.snark.prover.DeviceOpenException;
-import io.proofline.snark.prover.StickyFaultException;
+import io.proofline.snark.prover.AbcSource;
+import io.proofline.snark.prover.DeviceCapacityException;
+import io.proofline.snark.prover.DeviceFaultException;
+import io.proofline.snark.prover.DeviceFaultKind;
 import io.proofline.snark.prover.DeviceUsage;
 import io.proofline.snark.prover.DeviceShare;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.ProofAssembly;
-import io.proofline.snark.prover.ProverBackend;
+import io.proofline.snark.prover.DeviceProverBackend;
 import io.proofline.snark.prover.Synthesis;
 import io.proofline.snark.prover.Synthesized;
 
@@ -28,15 +29,15 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The GPU {@link ProverBackend} ({@code --backend gpu}): prove start — H by NTTs and the four G1 MSMs — on one CUDA
- * device, with the key's G1 points resident there; prove finish — the G2 MSM ΣB2 with {@link Msm} on CPU threads, as
- * cuzk does, and the assembly — on the host, so the device can take the next partition meanwhile.
+ * The GPU backend ({@code --backend gpu}), a {@link DeviceProverBackend}: prove start — H by NTTs and the four G1
+ * MSMs — on one CUDA device, with the key's G1 points resident there; prove finish — the G2 MSM ΣB2 with {@link Msm}
+ * on CPU threads, as cuzk does, and the assembly — on the host, so the device can take the next partition meanwhile.
  *
  * <p>The device is opened on first use (the ServiceLoader makes instances just to read their names). Without a
  * usable GPU, {@link #proveStart} throws {@link GpuUnavailableException} ({@code no GPU available: <reason>}), a
- * {@link DeviceOpenException}; a CUDA error during a proof becomes a {@link BackendFaultException} — a
- * {@link StickyFaultException} when it broke the context, which {@link #reopen()} rebuilds — and running out of device
- * memory a {@link BackendCapacityException}.
+ * {@link DeviceFaultKind#UNUSABLE} fault; a CUDA error during a proof becomes a {@link DeviceFaultException} —
+ * {@link DeviceFaultKind#STICKY} when it broke the context, which {@link #reopen()} rebuilds — and running out of
+ * device memory a {@link DeviceCapacityException}.
  *
  * <p>Settings come in a {@link GpuConfig}. Device memory for resident keys is half the device's share of
  * {@link GpuConfig#deviceMemoryBudgetBytes()} (by default half the device's memory); idle keys are evicted least
@@ -48,7 +49,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * logical devices on one GPU have two workers (streams, modules, working buffers, key caches; the CUDA context is
  * the device's primary one, shared); their key budgets split the device's (half of the share's memory each).
  */
-public final class GpuProverBackend implements ProverBackend, AutoCloseable {
+public final class GpuProverBackend implements DeviceProverBackend {
 
     public static final String NAME = "gpu";
 
@@ -62,6 +63,8 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
     private final int sharers;
     /** For messages: {@code GPU 0} or, for a logical device, {@code GPU 0 (gpu1)}. */
     private final String label;
+    /** What the worker tells about each prove start: {@link ProveStartProbe#NONE} unless the lab times the steps. */
+    private final ProveStartProbe probe;
     private GpuProverWorker worker;
     /** One prove start at a time on this logical device; a waiting one leaves when its partition is cancelled. */
     private final ReentrantLock proving = new ReentrantLock();
@@ -75,15 +78,19 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
 
     /** Device 0 with {@code config}. */
     public GpuProverBackend(GpuConfig config) {
-        this(0, config);
+        this(config, ProveStartProbe.NONE);
     }
 
-    /** Device {@code ordinal} with {@code config}. */
-    public GpuProverBackend(int ordinal, GpuConfig config) {
-        this(ordinal, config, config.deviceMemoryBudgetBytes(), 1, "GPU " + ordinal);
+    /**
+     * Device 0 with {@code config}, each prove start told to {@code probe}: the seam of the lab's timing harness
+     * (io.proofline.lab.gpu), which records the steps' device times; the service and the CLI never pass one.
+     */
+    public GpuProverBackend(GpuConfig config, ProveStartProbe probe) {
+        this(0, config, config.deviceMemoryBudgetBytes(), 1, "GPU 0", probe);
     }
 
-    private GpuProverBackend(int ordinal, GpuConfig config, long shareBytes, int sharers, String label) {
+    private GpuProverBackend(int ordinal, GpuConfig config, long shareBytes, int sharers, String label,
+                             ProveStartProbe probe) {
         if (ordinal < 0 || shareBytes < 0 || sharers < 1) {
             throw new IllegalArgumentException("device " + ordinal + ", memory budget " + shareBytes + ", shared by "
                     + sharers);
@@ -93,6 +100,7 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         this.shareBytes = shareBytes;
         this.sharers = sharers;
         this.label = label;
+        this.probe = probe;
     }
 
     /** The CUDA ordinal of the physical device. */
@@ -127,20 +135,15 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         }
     }
 
-    @Override
-    public ProverBackend onDevice(int deviceOrdinal) {
-        return deviceOrdinal == ordinal ? this : new GpuProverBackend(deviceOrdinal, config);
-    }
-
     /**
      * A new instance for {@code share}: half of the share's memory (the share's budget, else this configuration's,
      * else the device's memory, divided by its sharers) for resident keys, the rest left to working buffers.
      */
     @Override
-    public ProverBackend forDevice(DeviceShare share) {
+    public DeviceProverBackend forDevice(DeviceShare share) {
         long budget = share.memoryBudgetBytes() > 0 ? share.memoryBudgetBytes() : config.deviceMemoryBudgetBytes();
         return new GpuProverBackend(share.ordinal(), config, budget, share.sharers(),
-                "GPU " + share.ordinal() + " (" + share.id() + ")");
+                "GPU " + share.ordinal() + " (" + share.id() + ")", probe);
     }
 
     /** The CUDA devices present; 0 without a driver or device. */
@@ -154,13 +157,13 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
     }
 
 
+    /**
+     * Prove start with a/b/c from the host (uploaded, whatever {@link GpuConfig#abc()} says) or evaluated on the
+     * device from the key's resident constraint rows (where {@link #abcOnDevice()}).
+     */
     @Override
-    public PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc) {
-        if (abc.domainSize() != key.domainSize()) {
-            throw new IllegalArgumentException("a/b/c vectors of " + abc.domainSize() + " elements for a domain of "
-                    + key.domainSize());
-        }
-        return start(key, witness, abc, false);
+    public PendingProof proveStart(ProvingKey key, Witness witness, AbcSource abc) {
+        return start(key, witness, hostVectors(key, abc));
     }
 
     /** Whether {@link GpuConfig#abc()} places a/b/c on the device (the default). */
@@ -169,23 +172,27 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         return config.abc() == GpuConfig.AbcPlacement.DEVICE;
     }
 
-    /** Prove start with a/b/c evaluated on the device from the key's resident constraint rows. */
-    @Override
-    public PendingProof proveStart(ProvingKey key, Witness witness) {
-        if (!abcOnDevice()) {
-            throw new UnsupportedOperationException(label + ": a/b/c are configured on the host (abc: host)");
-        }
-        return start(key, witness, null, false);
+    /** The host's a/b/c, or null for a/b/c on the device (which the key's rows must be resident for). */
+    private Synthesized hostVectors(ProvingKey key, AbcSource abc) {
+        return switch (abc) {
+            case AbcSource.Host host -> host.vectorsFor(key);
+            case AbcSource.OnDevice device -> {
+                if (!abcOnDevice()) {
+                    throw new IllegalArgumentException(label + ": a/b/c are configured on the host (abc: host)");
+                }
+                yield null;
+            }
+        };
     }
 
     /**
      * Prove start on the worker; {@code abc} null: evaluated on the device. CUDA errors are sorted by what they say
      * about the device ({@link CudaFaults}): out of memory and a key over the key budget are capacity, not faults
-     * ({@link BackendCapacityException}); a sticky error closes the worker at once (releasing the broken context as
-     * far as the driver lets) and is a {@link StickyFaultException}; a device that cannot be opened is a
-     * {@link DeviceOpenException}. {@code alone}: both streams' work on one stream ({@link #proveStartAlone}).
+     * ({@link DeviceCapacityException}); a sticky error closes the worker at once (releasing the broken context as
+     * far as the driver lets) and is a {@link DeviceFaultKind#STICKY} fault; a device that cannot be opened an
+     * {@link DeviceFaultKind#UNUSABLE} one.
      */
-    private PendingProof start(ProvingKey key, Witness witness, Synthesized abc, boolean alone) {
+    private PendingProof start(ProvingKey key, Witness witness, Synthesized abc) {
         Synthesis.checkShape(key, witness);
         try {
             proving.lockInterruptibly();
@@ -201,19 +208,19 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
             GpuProverWorker w = openedWorker();
             boolean broken = false;
             try {
-                return w.proveStart(key, witness, abc, alone);
+                return w.proveStart(key, witness, abc);
             } catch (CudaException e) {
                 if (CudaFaults.outOfMemory(e)) {
-                    throw new BackendCapacityException(label + ": " + e.getMessage(), e, true);
+                    throw new DeviceCapacityException(label + ": " + e.getMessage(), e, true);
                 }
                 if (CudaFaults.sticky(e)) {
                     broken = true;
                     closeWorker();
-                    throw new StickyFaultException(label + ": " + e.getMessage(), e);
+                    throw new DeviceFaultException(label + ": " + e.getMessage(), e, DeviceFaultKind.STICKY);
                 }
-                throw new BackendFaultException(label + ": " + e.getMessage(), e);
+                throw new DeviceFaultException(label + ": " + e.getMessage(), e);
             } catch (ResidentKeyCache.BudgetExceededException e) {
-                throw new BackendCapacityException(label + ": " + e.getMessage(), e, e.everFits());
+                throw new DeviceCapacityException(label + ": " + e.getMessage(), e, e.everFits());
             } finally {
                 // The worker's figures, read while no proof runs; the buffer table reads this published copy.
                 if (!broken) {
@@ -225,12 +232,13 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         }
     }
 
-    /** The worker, opened on first use; an open that fails is a {@link DeviceOpenException}. */
+    /** The worker, opened on first use; an open that fails is an {@link DeviceFaultKind#UNUSABLE} fault. */
     private GpuProverWorker openedWorker() {
         try {
             return worker();
         } catch (CudaException e) {
-            throw new DeviceOpenException(label + " could not be opened: " + e.getMessage(), e);
+            throw new DeviceFaultException(label + " could not be opened: " + e.getMessage(), e,
+                    DeviceFaultKind.UNUSABLE);
         }
     }
 
@@ -271,9 +279,9 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
      * waits for a running proof.
      */
     @Override
-    public Optional<DeviceUsage> deviceUsage() {
+    public DeviceUsage deviceUsage() {
         DeviceUsage u = usage;
-        return Optional.of(u == null ? DeviceUsage.NOTHING_HELD : u);
+        return u == null ? DeviceUsage.NOTHING_HELD : u;
     }
 
     private void publishUsage(GpuProverWorker w) {
@@ -292,21 +300,6 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
         ProvingKey key = pending.key();
         long[] sumB2 = Msm.compute(key.curve().g2(), key.b2(), 0, pending.witness().canonical(), 0, key.nVars());
         return ProofAssembly.assemble(pending, sumB2);
-    }
-
-    /** The last prove start's steps, host and device ({@link ProveStartSteps}); {@link ProveStartSteps#NONE} before the first. */
-    public synchronized ProveStartSteps lastProveStartSteps() {
-        return worker == null ? ProveStartSteps.NONE : worker.lastSteps();
-    }
-
-    /**
-     * A diagnostic for benchmarks: one prove start with stream h's work queued after stream w's on one stream, so that
-     * each step runs alone and its span in the returned steps is its own device time ({@link ProveStartSteps}).
-     * {@code abc} null: evaluated on the device. Slower than {@link #proveStart}: never for proofs that are served.
-     */
-    public ProveStartSteps proveStartAlone(ProvingKey key, Witness witness, Synthesized abc) {
-        start(key, witness, abc, true);
-        return lastProveStartSteps();
     }
 
     /** Device bytes held by resident keys, and by working buffers; {0, 0} before the device was opened. */
@@ -343,7 +336,7 @@ public final class GpuProverBackend implements ProverBackend, AutoCloseable {
             }
             GpuDevice device = devices.get(ordinal);
             long share = shareBytes > 0 ? shareBytes : device.totalMemoryBytes();
-            worker = new GpuProverWorker(device, share / 2 / sharers, config);
+            worker = new GpuProverWorker(device, share / 2 / sharers, config, probe);
             publishUsage(worker);
         }
         return worker;

@@ -1,11 +1,6 @@
 package io.proofline.cli;
 
-import io.proofline.snark.Proof;
-import io.proofline.snark.ProvingKey;
-import io.proofline.snark.Witness;
-import io.proofline.snark.prover.PendingProof;
-import io.proofline.snark.prover.ProverBackend;
-import io.proofline.snark.prover.Synthesized;
+import io.proofline.snark.prover.DeviceBackendDouble;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -22,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class BackendChoiceTest {
 
     /** A GPU backend stand-in: {@code unavailableReason()} is the device probe; it counts how often it is asked. */
-    private static final class ProbedGpu implements ProverBackend {
+    private static final class ProbedGpu extends DeviceBackendDouble {
         private final Optional<String> unavailable;
         final AtomicInteger probes = new AtomicInteger();
 
@@ -39,16 +34,6 @@ class BackendChoiceTest {
         public Optional<String> unavailableReason() {
             probes.incrementAndGet();
             return unavailable;
-        }
-
-        @Override
-        public PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc) {
-            throw new UnsupportedOperationException("a test double");
-        }
-
-        @Override
-        public Proof proveFinish(PendingProof pending) {
-            throw new UnsupportedOperationException("a test double");
         }
     }
 

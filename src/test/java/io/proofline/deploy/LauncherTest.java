@@ -80,6 +80,18 @@ class LauncherTest {
     }
 
     @Test
+    void theGpuTimingsRunFromTheLabJarAsAOneShotCommand(@TempDir Path dir) throws Exception {
+        Path jar = Files.writeString(dir.resolve("proofline.jar"), "stand-in");
+        Path lab = Files.writeString(dir.resolve("proofline-lab.jar"), "stand-in");
+
+        Run run = launch(Map.of("JAVA_HOME", fakeJava(dir).toString(), "PROOFLINE_JAR", jar.toString(),
+                "PROOFLINE_LAB_JAR", lab.toString()), "gpu-bench", "--checks", "timed");
+
+        assertThat(run.output().lines().toList()).containsExactly("started with: " + ONE_SHOT + " -cp " + jar + ":"
+                + lab + " io.proofline.Proofline gpu-bench --checks timed");
+    }
+
+    @Test
     void withoutTheLabJarABenchmarkSaysWhereItLooked(@TempDir Path dir) throws Exception {
         Path jar = Files.writeString(dir.resolve("proofline.jar"), "stand-in");
 

@@ -1,6 +1,6 @@
 package io.proofline.engine;
 
-import io.proofline.engine.device.DeviceFaultException;
+import io.proofline.snark.prover.DeviceFaultException;
 import io.proofline.engine.device.ProvingDevice;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

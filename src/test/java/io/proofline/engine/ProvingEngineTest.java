@@ -1,7 +1,7 @@
 package io.proofline.engine;
 
 import io.proofline.lab.pipeline.BaselineAdmission;
-import io.proofline.engine.device.DeviceFaultException;
+import io.proofline.snark.prover.DeviceFaultException;
 import io.proofline.engine.device.DeviceFigures;
 import io.proofline.engine.memory.BufferClass;
 import io.proofline.engine.memory.PartitionFootprint;

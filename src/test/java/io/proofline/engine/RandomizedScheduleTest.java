@@ -1,6 +1,6 @@
 package io.proofline.engine;
 
-import io.proofline.engine.device.DeviceFaultException;
+import io.proofline.snark.prover.DeviceFaultException;
 import io.proofline.engine.memory.BufferClass;
 import io.proofline.engine.memory.MemoryBudget;
 import io.proofline.algebra.bn254.Bn254;

@@ -1,8 +1,11 @@
 package io.proofline.gpu;
 
-import io.proofline.gpu.internal.GpuDevices;
 import io.proofline.cli.Cli;
 import io.proofline.snark.SnarkCurves;
+import io.proofline.snark.prover.AbcSource;
+import io.proofline.snark.prover.DeviceFaultException;
+import io.proofline.snark.prover.DeviceShare;
+import io.proofline.snark.prover.DeviceFaultKind;
 import io.proofline.snark.prover.Groth16Prover;
 import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.ProverBackends;
@@ -31,23 +34,14 @@ class GpuProverBackendTest {
     @TempDir
     Path tmp;
 
-    private static boolean gpuPresent() {
-        try {
-            GpuDevices.discover();
-            return true;
-        } catch (GpuUnavailableException e) {
-            return false;
-        }
-    }
-
     @Test
     void evaluatesABCOnTheDeviceUnlessConfiguredOnTheHost() {
         assertTrue(new GpuProverBackend(GpuConfig.DEFAULTS).abcOnDevice());
         GpuProverBackend host = new GpuProverBackend(new GpuConfig(GpuConfig.B2Placement.AUTO, 17,
                 java.util.Optional.empty(), 0, GpuConfig.AbcPlacement.HOST));
         assertFalse(host.abcOnDevice());
-        assertFalse(host.forDevice(new io.proofline.snark.prover.DeviceShare(0, "gpu0", 1, 0)).abcOnDevice());
-        assertThrows(UnsupportedOperationException.class, () -> host.proveStart(null, null));
+        assertFalse(host.forDevice(new DeviceShare(0, "gpu0", 1, 0)).abcOnDevice());
+        assertThrows(IllegalArgumentException.class, () -> host.proveStart(null, null, AbcSource.DEVICE));
     }
 
     @Test
@@ -59,7 +53,7 @@ class GpuProverBackendTest {
             Thread.currentThread().interrupt();
             try {
                 assertThrows(java.util.concurrent.CancellationException.class,
-                        () -> gpu.proveStart(dev.key(), dev.witness()));
+                        () -> gpu.proveStart(dev.key(), dev.witness(), AbcSource.DEVICE));
             } finally {
                 Thread.interrupted();
             }
@@ -70,12 +64,12 @@ class GpuProverBackendTest {
 
     @Test
     void withoutAGpuItIsADeviceThatCannotBeOpened() {
-        assumeFalse(gpuPresent(), "this machine has a GPU");
+        assumeFalse(GpuPresence.here(), "this machine has a GPU");
         try (DevSetup.Result dev = DevSetup.generate(SnarkCurves.BN128, 20, 1, 7)) {
             // The engine opens the breaker of a device whose lazy open fails.
-            assertInstanceOf(io.proofline.snark.prover.DeviceOpenException.class,
-                    assertThrows(RuntimeException.class, () -> new GpuProverBackend().proveStart(dev.key(),
-                            dev.witness())));
+            DeviceFaultException e = assertThrows(DeviceFaultException.class,
+                    () -> new GpuProverBackend().proveStart(dev.key(), dev.witness(), AbcSource.DEVICE));
+            assertEquals(DeviceFaultKind.UNUSABLE, e.kind());
         }
     }
 
@@ -86,12 +80,12 @@ class GpuProverBackendTest {
         assertInstanceOf(GpuProverBackend.class, gpu);
         assertEquals("gpu", gpu.name());
         // Asking for another device gives that device's backend, without opening anything.
-        assertInstanceOf(GpuProverBackend.class, gpu.onDevice(1));
+        assertInstanceOf(GpuProverBackend.class, ((GpuProverBackend) gpu).forDevice(new DeviceShare(1, "gpu1", 1, 0)));
     }
 
     @Test
     void withoutAGpuItReportsWhyAndRefusesToProve() {
-        assumeFalse(gpuPresent(), "this machine has a GPU");
+        assumeFalse(GpuPresence.here(), "this machine has a GPU");
         GpuProverBackend gpu = new GpuProverBackend();
         String reason = gpu.unavailableReason().orElseThrow();
         assertTrue(reason.startsWith("no GPU available: "), reason);
@@ -105,7 +99,7 @@ class GpuProverBackendTest {
 
     @Test
     void proveWithBackendGpuFailsCleanly() {
-        assumeFalse(gpuPresent(), "this machine has a GPU");
+        assumeFalse(GpuPresence.here(), "this machine has a GPU");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Path proof = tmp.resolve("proof.json");

@@ -16,7 +16,7 @@ class LogicalGpuDeviceTest {
 
     @Test
     void eachShareIsANewBackendWithItsPartOfTheKeyBudget() {
-        GpuProverBackend base = new GpuProverBackend(0, GpuConfig.DEFAULTS);
+        GpuProverBackend base = new GpuProverBackend(GpuConfig.DEFAULTS);
         long budget = 64L << 30;
         GpuProverBackend a = (GpuProverBackend) base.forDevice(new DeviceShare(0, "gpu0", 2, budget));
         GpuProverBackend b = (GpuProverBackend) base.forDevice(new DeviceShare(0, "gpu1", 2, budget));

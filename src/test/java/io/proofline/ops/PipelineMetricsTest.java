@@ -17,18 +17,12 @@ import io.proofline.engine.groth16.BackendDevice;
 import io.proofline.engine.groth16.Groth16Circuits;
 import io.proofline.engine.groth16.Groth16PartitionProver;
 import io.proofline.service.config.DeviceBackends;
-import io.proofline.snark.Proof;
-import io.proofline.snark.ProvingKey;
-import io.proofline.snark.Witness;
+import io.proofline.snark.prover.DeviceBackendDouble;
 import io.proofline.snark.prover.DeviceUsage;
-import io.proofline.snark.prover.PendingProof;
-import io.proofline.snark.prover.ProverBackend;
-import io.proofline.snark.prover.Synthesized;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -41,25 +35,21 @@ import static org.mockito.Mockito.mock;
 class PipelineMetricsTest {
 
     /** A GPU-like backend whose published figures the test sets. */
-    private record FakeGpuBackend(AtomicReference<DeviceUsage> usage) implements ProverBackend {
+    private static final class FakeGpuBackend extends DeviceBackendDouble {
+        private final AtomicReference<DeviceUsage> usage;
+
+        FakeGpuBackend(AtomicReference<DeviceUsage> usage) {
+            this.usage = usage;
+        }
+
         @Override
         public String name() {
             return "fake-gpu";
         }
 
         @Override
-        public Optional<DeviceUsage> deviceUsage() {
-            return Optional.of(usage.get());
-        }
-
-        @Override
-        public PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Proof proveFinish(PendingProof pending) {
-            throw new UnsupportedOperationException();
+        public DeviceUsage deviceUsage() {
+            return usage.get();
         }
     }
 

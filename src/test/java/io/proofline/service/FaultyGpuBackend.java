@@ -3,13 +3,13 @@ package io.proofline.service;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
-import io.proofline.snark.prover.BackendCapacityException;
+import io.proofline.snark.prover.AbcSource;
 import io.proofline.snark.prover.CpuProverBackend;
-import io.proofline.snark.prover.DeviceOpenException;
+import io.proofline.snark.prover.DeviceBackendDouble;
+import io.proofline.snark.prover.DeviceCapacityException;
+import io.proofline.snark.prover.DeviceFaultException;
+import io.proofline.snark.prover.DeviceFaultKind;
 import io.proofline.snark.prover.PendingProof;
-import io.proofline.snark.prover.ProverBackend;
-import io.proofline.snark.prover.StickyFaultException;
-import io.proofline.snark.prover.Synthesized;
 
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * them) until {@link #evict}ed; a key over the key budget never fits and an out-of-memory start may fit later.
  * Proofs are computed by a {@link CpuProverBackend} underneath. {@link #events} records what happened, in order.
  */
-public final class FaultyGpuBackend implements ProverBackend {
+public final class FaultyGpuBackend extends DeviceBackendDouble {
 
     @FunctionalInterface
     interface Hook {
@@ -54,22 +54,23 @@ public final class FaultyGpuBackend implements ProverBackend {
     }
 
     @Override
-    public PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc) {
+    public PendingProof proveStart(ProvingKey key, Witness witness, AbcSource abc) {
         synchronized (this) {
             openLazily();
             if (broken) {
                 events.add("start on a broken context");
-                throw new StickyFaultException("GPU 0 (gpu0): CUDA_ERROR_ILLEGAL_ADDRESS (700)", null);
+                throw new DeviceFaultException("GPU 0 (gpu0): CUDA_ERROR_ILLEGAL_ADDRESS (700)", null,
+                        DeviceFaultKind.STICKY);
             }
         }
         if (key.byteSize() > keyBudgetBytes) {
             events.add("key over budget");
-            throw new BackendCapacityException("a key of " + key.byteSize() + " bytes exceeds the device key budget of "
+            throw new DeviceCapacityException("a key of " + key.byteSize() + " bytes exceeds the device key budget of "
                     + keyBudgetBytes + " bytes", null, false);
         }
         if (outOfMemoryStarts.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             events.add("out of memory");
-            throw new BackendCapacityException("cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY (2)", null, true);
+            throw new DeviceCapacityException("cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY (2)", null, true);
         }
         try {
             beforeStart.run();
@@ -82,8 +83,8 @@ public final class FaultyGpuBackend implements ProverBackend {
                 broken = true;
             }
             events.add("sticky fault");
-            throw new StickyFaultException("GPU 0 (gpu0): cuLaunchKernel failed: CUDA_ERROR_ILLEGAL_ADDRESS (700)",
-                    null);
+            throw new DeviceFaultException("GPU 0 (gpu0): cuLaunchKernel failed: CUDA_ERROR_ILLEGAL_ADDRESS (700)",
+                    null, DeviceFaultKind.STICKY);
         }
         synchronized (this) {
             resident.add(key);
@@ -99,8 +100,8 @@ public final class FaultyGpuBackend implements ProverBackend {
         }
         if (failingOpens.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             events.add("open failed");
-            throw new DeviceOpenException("GPU 0 (gpu0) could not be opened: cuDevicePrimaryCtxRetain(0) failed: "
-                    + "CUDA_ERROR_OUT_OF_MEMORY (2)", null);
+            throw new DeviceFaultException("GPU 0 (gpu0) could not be opened: cuDevicePrimaryCtxRetain(0) failed: "
+                    + "CUDA_ERROR_OUT_OF_MEMORY (2)", null, DeviceFaultKind.UNUSABLE);
         }
         open = true;
         events.add("opened");

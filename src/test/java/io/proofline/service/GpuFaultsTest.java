@@ -22,6 +22,7 @@ import io.proofline.engine.groth16.Groth16PartitionProver;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.prover.CpuProverBackend;
+import io.proofline.snark.prover.DeviceProverBackend;
 import io.proofline.snark.prover.ProverBackend;
 import io.proofline.witness.CalculatorOptions;
 import org.junit.jupiter.api.AfterEach;
@@ -98,7 +99,8 @@ class GpuFaultsTest {
         MemoryBudget budget = new MemoryBudget(256L << 20);
         BufferTracker tracker = new BufferTracker();
         keys = new KeyCache(new DataDirectory(dir), budget, tracker, Duration.ofHours(1), CalculatorOptions.defaults(),
-                List.copyOf(devices.values()));
+                devices.values().stream().filter(b -> b instanceof DeviceProverBackend)
+                        .map(DeviceProverBackend.class::cast).toList());
         List<BackendDevice> list = devices.entrySet().stream()
                 .map(e -> new BackendDevice(e.getKey(), e.getValue(), e.getKey().startsWith("cpu"))).toList();
         EngineConfig config = settings.apply(EngineConfig.builder().budgetBytes(budget.total()).synthesisWorkers(1)

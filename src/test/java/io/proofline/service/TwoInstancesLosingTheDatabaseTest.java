@@ -25,10 +25,10 @@ import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
 import io.proofline.snark.format.ZkeyReader;
+import io.proofline.snark.prover.AbcSource;
 import io.proofline.snark.prover.CpuProverBackend;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.ProverBackend;
-import io.proofline.snark.prover.Synthesized;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -101,7 +101,7 @@ class TwoInstancesLosingTheDatabaseTest {
         }
 
         @Override
-        public PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc) {
+        public PendingProof proveStart(ProvingKey key, Witness witness, AbcSource abc) {
             arrived.countDown();
             try {
                 hold.await();

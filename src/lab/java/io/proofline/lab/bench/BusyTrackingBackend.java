@@ -3,19 +3,17 @@ package io.proofline.lab.bench;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
-import io.proofline.snark.prover.DeviceUsage;
+import io.proofline.snark.prover.AbcSource;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.ProverBackend;
-import io.proofline.snark.prover.Synthesized;
-
-import java.util.Optional;
 
 /**
  * A device's backend as {@code bench pipeline} sees it: delegates everything, and measures the device's busy time —
  * the time during which at least one prove start is running on it (a second one waiting for the device's worker
- * counts once) — and, through a clock shared by the logical devices of one GPU, the GPU's.
+ * counts once) — and, through a clock shared by the logical devices of one GPU, the GPU's. A backend with a device of
+ * its own is wrapped by {@link BusyTrackingDeviceBackend}, which passes its device's lifecycle through.
  */
-final class BusyTrackingBackend implements ProverBackend {
+class BusyTrackingBackend implements ProverBackend {
 
     private final ProverBackend delegate;
     private final BusyClock device;
@@ -31,10 +29,6 @@ final class BusyTrackingBackend implements ProverBackend {
     /** A device that shares its hardware with no other logical device. */
     BusyTrackingBackend(ProverBackend delegate) {
         this(delegate, new BusyClock(delegate.name()));
-    }
-
-    ProverBackend delegate() {
-        return delegate;
     }
 
     /** Starts a new measurement of this device and of its physical device. */
@@ -64,35 +58,15 @@ final class BusyTrackingBackend implements ProverBackend {
     }
 
     @Override
-    public Optional<String> unavailableReason() {
-        return delegate.unavailableReason();
-    }
-
-    @Override
-    public Optional<DeviceUsage> deviceUsage() {
-        return delegate.deviceUsage();
-    }
-
-    @Override
-    public PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc) {
-        enter();
-        try {
-            return delegate.proveStart(key, witness, abc);
-        } finally {
-            leave();
-        }
-    }
-
-    @Override
     public boolean abcOnDevice() {
         return delegate.abcOnDevice();
     }
 
     @Override
-    public PendingProof proveStart(ProvingKey key, Witness witness) {
+    public PendingProof proveStart(ProvingKey key, Witness witness, AbcSource abc) {
         enter();
         try {
-            return delegate.proveStart(key, witness);
+            return delegate.proveStart(key, witness, abc);
         } finally {
             leave();
         }

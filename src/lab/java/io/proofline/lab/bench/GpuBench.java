@@ -7,7 +7,7 @@ import io.proofline.cli.WitnessOption;
 import io.proofline.gpu.GpuConfig;
 import io.proofline.gpu.GpuCurve;
 import io.proofline.gpu.GpuUnavailableException;
-import io.proofline.gpu.selftest.GpuBenchmark;
+import io.proofline.lab.gpu.GpuBenchmark;
 
 import java.io.PrintStream;
 import java.util.ArrayList;

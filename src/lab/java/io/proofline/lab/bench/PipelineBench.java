@@ -38,7 +38,7 @@ import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.format.ZkeyWriter;
 import io.proofline.snark.prover.CpuProverBackend;
 import io.proofline.snark.prover.DeviceShare;
-import io.proofline.snark.prover.ProverBackend;
+import io.proofline.snark.prover.DeviceProverBackend;
 import io.proofline.snark.setup.DevSetup;
 import io.proofline.snark.setup.WitnessDistribution;
 
@@ -192,8 +192,8 @@ final class PipelineBench implements BenchSuite {
                 c.key().close();
             }
             for (BackendDevice d : devices) {
-                if (((BusyTrackingBackend) d.backend()).delegate() instanceof AutoCloseable closeable) {
-                    closeable.close();
+                if (d.backend() instanceof DeviceProverBackend device) {
+                    device.close();
                 }
             }
         }
@@ -216,7 +216,7 @@ final class PipelineBench implements BenchSuite {
                 return Optional.empty();
             }
             case "gpu" -> {
-                ProverBackend gpu = new GpuProverBackend(gpuConfig);
+                DeviceProverBackend gpu = new GpuProverBackend(gpuConfig);
                 Optional<String> unavailable = gpu.unavailableReason();
                 if (unavailable.isPresent()) {
                     return unavailable;
@@ -230,10 +230,10 @@ final class PipelineBench implements BenchSuite {
                                 + " present");
                     }
                     String id = "gpu" + k;
-                    ProverBackend instance = gpu.forDevice(new DeviceShare(ordinal, id,
+                    DeviceProverBackend instance = gpu.forDevice(new DeviceShare(ordinal, id,
                             Collections.frequency(ordinals, ordinal), 0));
                     BusyClock physical = gpus.computeIfAbsent(ordinal, o -> new BusyClock("cuda" + o));
-                    devices.add(new BackendDevice(id, new BusyTrackingBackend(instance, physical), false));
+                    devices.add(new BackendDevice(id, new BusyTrackingDeviceBackend(instance, physical), false));
                     Optional<String> reason = instance.unavailableReason();
                     if (reason.isPresent()) {
                         return reason;

@@ -15,6 +15,7 @@ import io.proofline.snark.format.PointCheck;
 import io.proofline.snark.format.ZkeyReader;
 import io.proofline.snark.format.ZkeyWriter;
 import io.proofline.snark.prover.CpuProverBackend;
+import io.proofline.snark.prover.AbcSource;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.Synthesis;
 import io.proofline.snark.prover.Synthesized;
@@ -229,7 +230,7 @@ final class ProveBench implements BenchSuite {
                 try (Arena arena = Arena.ofShared()) {
                     Synthesized abc = Synthesis.evaluate(key, w, bytes -> arena.allocate(bytes, 8));
                     t2 = System.nanoTime();
-                    pending = backend.proveStart(key, w, abc);
+                    pending = backend.proveStart(key, w, AbcSource.host(abc));
                 }
                 long t3 = System.nanoTime();
                 Proof proof = backend.proveFinish(pending);

@@ -6,7 +6,7 @@ import java.time.Duration;
 
 /**
  * A partition waited longer than {@link io.proofline.engine.EngineConfig#admissionWait()} for room on a device that refused it for
- * capacity ({@link DeviceCapacityException}): the job is ended so that the work behind it moves, and should run
+ * capacity ({@link io.proofline.snark.prover.DeviceCapacityException}): the job is ended so that the work behind it moves, and should run
  * again later.
  */
 public final class DeviceRoomTimeoutException extends RetryableException {

@@ -26,7 +26,7 @@ public interface ProvingDevice {
     }
 
     /**
-     * Closes the device's context and worker and opens them anew, after a {@linkplain DeviceFaultKind#STICKY sticky}
+     * Closes the device's context and worker and opens them anew, after a {@linkplain io.proofline.snark.prover.DeviceFaultKind#STICKY sticky}
      * fault left them unusable. The engine calls it on a proving thread, holding the device's half-open trial
      * permit, before the trial's prove start; a device without such state does nothing.
      *

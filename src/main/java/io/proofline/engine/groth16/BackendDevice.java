@@ -2,6 +2,7 @@ package io.proofline.engine.groth16;
 
 import io.proofline.engine.device.DeviceMemory;
 import io.proofline.engine.device.ProvingDevice;
+import io.proofline.snark.prover.DeviceProverBackend;
 import io.proofline.snark.prover.DeviceUsage;
 import io.proofline.snark.prover.ProverBackend;
 
@@ -10,9 +11,9 @@ import java.util.Objects;
 /**
  * A proving device backed by one {@link ProverBackend} instance: a GPU backend on one (logical) device, or the CPU
  * backend, which is a {@linkplain #fallback() fallback} device when GPUs are configured. Identity matters: the
- * engine finishes a proof on the very device object that started it. Its {@link #memory()} is what the backend
- * reports ({@link ProverBackend#deviceUsage()}: resident keys and working buffers), so the buffer table and the
- * metrics show them per device.
+ * engine finishes a proof on the very device object that started it. Its {@link #memory()} is what a
+ * {@link DeviceProverBackend} reports ({@link DeviceProverBackend#deviceUsage()}: resident keys and working buffers), so
+ * the buffer table and the metrics show them per device; {@link #reset()} reopens such a backend's device.
  */
 public final class BackendDevice implements ProvingDevice {
 
@@ -48,23 +49,28 @@ public final class BackendDevice implements ProvingDevice {
     }
 
     /**
-     * The backend's published figures; {@link DeviceMemory#UNKNOWN} when it has none or fails to give them (they are
-     * for display). Never blocks: {@link ProverBackend#deviceUsage()} must not wait for a running proof.
+     * The backend's published figures; {@link DeviceMemory#UNKNOWN} when it has no device or fails to give them (they
+     * are for display). Never blocks: {@link DeviceProverBackend#deviceUsage()} must not wait for a running proof.
      */
     @Override
     public DeviceMemory memory() {
+        if (!(backend instanceof DeviceProverBackend device)) {
+            return DeviceMemory.UNKNOWN;
+        }
         try {
-            return backend.deviceUsage().map(BackendDevice::toMemory).orElse(DeviceMemory.UNKNOWN);
+            return toMemory(device.deviceUsage());
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "device " + id + ": memory figures unavailable", e);
             return DeviceMemory.UNKNOWN;
         }
     }
 
-    /** Closes and re-opens the backend's device context and worker (after a sticky fault). */
+    /** Closes and re-opens the backend's device context and worker (after a sticky fault); nothing without a device. */
     @Override
     public void reset() {
-        backend.reopen();
+        if (backend instanceof DeviceProverBackend device) {
+            device.reopen();
+        }
     }
 
     static DeviceMemory toMemory(DeviceUsage u) {

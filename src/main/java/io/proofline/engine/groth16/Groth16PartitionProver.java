@@ -3,12 +3,10 @@ package io.proofline.engine.groth16;
 import io.proofline.engine.memory.BufferAllocator;
 import io.proofline.engine.memory.BufferClass;
 import io.proofline.engine.CircuitRef;
-import io.proofline.engine.device.DeviceCapacityException;
-import io.proofline.engine.device.DeviceFaultException;
-import io.proofline.engine.device.DeviceFaultKind;
+import io.proofline.snark.prover.DeviceCapacityException;
+import io.proofline.snark.prover.DeviceFaultException;
 import io.proofline.engine.memory.OffHeapBuffer;
 import io.proofline.engine.memory.PartitionFootprint;
-import io.proofline.engine.PartitionInput;
 import io.proofline.engine.PartitionProver;
 import io.proofline.engine.PartitionWork;
 import io.proofline.engine.ProofOutput;
@@ -21,10 +19,7 @@ import io.proofline.snark.format.FormatException;
 import io.proofline.snark.format.ProofJson;
 import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.WtnsReader;
-import io.proofline.snark.prover.BackendCapacityException;
-import io.proofline.snark.prover.BackendFaultException;
-import io.proofline.snark.prover.DeviceOpenException;
-import io.proofline.snark.prover.StickyFaultException;
+import io.proofline.snark.prover.AbcSource;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.Synthesis;
@@ -128,26 +123,19 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
         ProvingKey key = synthesized.key();
         Witness witness = synthesized.witness();
         try {
-            if (backend.abcOnDevice()) {
-                return new StartedProof(device.id(), backend.proveStart(key, witness));
-            }
-            Synthesized abc = synthesized.abc() != null ? synthesized.abc() : hostAbc(key, witness, allocator);
+            AbcSource abc = backend.abcOnDevice() ? AbcSource.DEVICE : AbcSource.host(
+                    synthesized.abc() != null ? synthesized.abc() : hostAbc(key, witness, allocator));
             return new StartedProof(device.id(), backend.proveStart(key, witness, abc));
-        } catch (BackendFaultException e) {
-            throw deviceFault(device, e);
-        } catch (BackendCapacityException e) {
+        } catch (DeviceFaultException e) {
+            throw named(device, e);
+        } catch (DeviceCapacityException e) {
             throw new DeviceCapacityException("device " + device.id() + ": " + e.getMessage(), e, e.everFits());
         }
     }
 
-    /** The engine's fault for a backend's: one that could not open its device or broke its context opens the breaker. */
-    static DeviceFaultException deviceFault(ProvingDevice device, BackendFaultException e) {
-        DeviceFaultKind kind = switch (e) {
-            case DeviceOpenException open -> DeviceFaultKind.UNUSABLE;
-            case StickyFaultException sticky -> DeviceFaultKind.STICKY;
-            default -> DeviceFaultKind.TRANSIENT;
-        };
-        return new DeviceFaultException("device " + device.id() + ": " + e.getMessage(), e, kind);
+    /** The backend's fault, of the same kind, with the engine's name for its device first in the message. */
+    static DeviceFaultException named(ProvingDevice device, DeviceFaultException e) {
+        return new DeviceFaultException("device " + device.id() + ": " + e.getMessage(), e, e.kind());
     }
 
     @Override
@@ -160,8 +148,8 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
         Proof proof;
         try {
             proof = backend(device).proveFinish(pending);
-        } catch (BackendFaultException e) {
-            throw deviceFault(device, e);
+        } catch (DeviceFaultException e) {
+            throw named(device, e);
         }
         BigInteger[] publicSignals = pending.witness().publicSignals(pending.key().nPublic());
         return new ProofOutput(ProofJson.toString(proof), PublicSignalsJson.toString(publicSignals));

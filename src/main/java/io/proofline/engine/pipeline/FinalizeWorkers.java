@@ -1,7 +1,7 @@
 package io.proofline.engine.pipeline;
 
 import io.proofline.engine.memory.BufferTracker;
-import io.proofline.engine.device.DeviceFaultException;
+import io.proofline.snark.prover.DeviceFaultException;
 import io.proofline.engine.InvalidProofException;
 import io.proofline.engine.PartitionProver;
 import io.proofline.engine.ProofOutput;

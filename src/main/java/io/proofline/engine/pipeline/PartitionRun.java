@@ -2,7 +2,7 @@ package io.proofline.engine.pipeline;
 
 import io.proofline.engine.memory.BufferClass;
 import io.proofline.engine.memory.BufferTracker;
-import io.proofline.engine.device.DeviceCapacityException;
+import io.proofline.snark.prover.DeviceCapacityException;
 import io.proofline.engine.memory.PartitionFootprint;
 import io.proofline.engine.PartitionInput;
 import io.proofline.engine.PartitionStatus;

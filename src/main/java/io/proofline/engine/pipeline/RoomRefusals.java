@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The devices that refused one partition for capacity ({@link io.proofline.engine.device.DeviceCapacityException}) and
+ * The devices that refused one partition for capacity ({@link io.proofline.snark.prover.DeviceCapacityException}) and
  * since when the partition waits for room. A device that may fit later is tried again once a lease closed anywhere
  * in the pool since it refused (memory was freed) or {@link #RECHECK_NANOS} passed (memory freed elsewhere); one
  * that never fits is left out for good. Only the partition's owner uses it; synchronized for the snapshot readers.

@@ -2,16 +2,13 @@ package io.proofline.gpu.internal;
 
 import io.proofline.gpu.GpuConfig;
 import io.proofline.gpu.GpuCurve;
-import io.proofline.gpu.ProveStartSteps;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
 import io.proofline.snark.prover.DeviceUsage;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.Synthesized;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -34,9 +31,8 @@ import java.util.Map;
  *     device's end.
  * </ol>
  *
- * <p>{@link #lastSteps()} gives each step's span on one clock for both streams; a span includes waiting for the other
- * stream's kernels (ΣH's sort queued behind ΣB2's accumulation, say), so it is not the step's cost: a prove start with
- * {@code alone} runs the steps one after the other and gives that ({@link ProveStartSteps}).
+ * <p>Each step marks its end on its stream for the worker's {@link ProveStartProbe}: {@link ProveStartProbe#NONE} for
+ * the proofs the service proves, a recording one in the lab's timing harness.
  */
 public final class GpuProverWorker implements AutoCloseable {
 
@@ -63,9 +59,10 @@ public final class GpuProverWorker implements AutoCloseable {
     private final Scratch b = new Scratch();
     private final Scratch c = new Scratch();
     private final Scratch witness = new Scratch();
-    private volatile ProveStartSteps lastSteps = ProveStartSteps.NONE;
+    private final ProveStartProbe probe;
 
-    public GpuProverWorker(GpuDevice device, long keyBudgetBytes, GpuConfig config) {
+    public GpuProverWorker(GpuDevice device, long keyBudgetBytes, GpuConfig config, ProveStartProbe probe) {
+        this.probe = probe;
         this.b2 = config.b2();
         this.rowsResident = config.abc() == GpuConfig.AbcPlacement.DEVICE;
         this.shape = config.msmShape();
@@ -104,15 +101,6 @@ public final class GpuProverWorker implements AutoCloseable {
      * evaluated here from the key's resident rows (the worker must be configured with {@code abc: device}).
      */
     public synchronized PendingProof proveStart(ProvingKey key, Witness w, Synthesized abc) {
-        return proveStart(key, w, abc, false);
-    }
-
-    /**
-     * As {@link #proveStart(ProvingKey, Witness, Synthesized)}; {@code alone}: stream h's work queued on stream w after
-     * stream w's, so that each step runs alone on the device and {@link #lastSteps()} gives its own device time (a
-     * diagnostic: the two streams' spans include waiting for each other's kernels, ProveStartSteps says why).
-     */
-    public synchronized PendingProof proveStart(ProvingKey key, Witness w, Synthesized abc, boolean alone) {
         if (abc == null && !rowsResident) {
             throw new IllegalArgumentException("a/b/c on the device need abc: device (the key's rows resident)");
         }
@@ -122,13 +110,14 @@ public final class GpuProverWorker implements AutoCloseable {
         int m = key.nVars();
         GpuGroup g1 = GpuGroup.g1(curve);
         boolean b2OnDevice = b2.onDevice(ResidentKey.bytes(key, true, rowsResident), keys.budgetBytes());
-        GpuStream onStreamH = alone ? stream : streamH;
         try (ResidentKeyCache.Lease<ResidentKey> lease =
                      keys.acquire(key, ResidentKey.bytes(key, b2OnDevice, rowsResident),
                              () -> ResidentKey.upload(key, b2OnDevice, rowsResident));
-             StepTimes onW = new StepTimes(); StepTimes onH = new StepTimes(); Sums sums = new Sums()) {
+             Sums sums = new Sums()) {
             ResidentKey points = lease.value();
-            HostStepClock clock = new HostStepClock();
+            probe.begins();
+            StepTimes onW = probe.steps("w");
+            StepTimes onH = probe.steps("h");
             // Stream w: the witness, sorted once for ΣA, ΣB1, ΣC and ΣB2. Each MSM and sort marks its parts, so that
             // a step's span shows which of its kernels waited for the other stream.
             onW.mark("start", stream);
@@ -152,7 +141,8 @@ public final class GpuProverWorker implements AutoCloseable {
                     sums.queued(msmB2, stream);
                 }
                 // Stream h, while stream w computes: a, b, c, H, then ΣB1 along the witness's schedule, then ΣH.
-                onH.mark("start", onStreamH);
+                probe.streamWQueued(stream, streamH);
+                onH.mark("start", streamH);
                 DeviceBuffer db;
                 DeviceBuffer dc;
                 if (abc == null) {
@@ -160,39 +150,36 @@ public final class GpuProverWorker implements AutoCloseable {
                     da = a.ensure(bytes);
                     db = b.ensure(bytes);
                     dc = c.ensure(bytes);
-                    onStreamH.waitFor(sorted); // the witness is up (and sorted, which ΣB1 waits for anyway)
-                    points.rows.evaluate(module, curve, dw, da, db, dc, onStreamH);
-                    onH.mark("a,b,c from rows", onStreamH);
+                    streamH.waitFor(sorted); // the witness is up (and sorted, which ΣB1 waits for anyway)
+                    points.rows.evaluate(module, curve, dw, da, db, dc, streamH);
+                    onH.mark("a,b,c from rows", streamH);
                 } else {
-                    da = upload(a, abc.a().segment(), onStreamH);
-                    db = upload(b, abc.b().segment(), onStreamH);
-                    dc = upload(c, abc.c().segment(), onStreamH);
-                    onH.mark("upload a,b,c", onStreamH);
+                    da = upload(a, abc.a().segment(), streamH);
+                    db = upload(b, abc.b().segment(), streamH);
+                    dc = upload(c, abc.c().segment(), streamH);
+                    onH.mark("upload a,b,c", streamH);
                 }
                 int logN = Integer.numberOfTrailingZeros(n);
                 // Keyed by curve and size: the twiddles differ per Fr.
                 GpuNtt ntt = ntts.computeIfAbsent(curve.ordinal() * 64 + logN, k -> new GpuNtt(module, curve, logN));
-                ntt.computeH(da, db, dc, onStreamH);
-                ntt.fromMontgomery(da, onStreamH);
-                onH.mark("H", onStreamH);
-                onStreamH.waitFor(sorted);
-                msmB1.enqueue(byWitness, points.b1, dw, onStreamH, onH.within("msm B1"));
-                sums.queued(msmB1, onStreamH);
+                ntt.computeH(da, db, dc, streamH);
+                ntt.fromMontgomery(da, streamH);
+                onH.mark("H", streamH);
+                streamH.waitFor(sorted);
+                msmB1.enqueue(byWitness, points.b1, dw, streamH, onH.within("msm B1"));
+                sums.queued(msmB1, streamH);
             }
             MsmSchedule byH = schedule("h", curve, n);
-            byH.enqueueSort(da, onStreamH, onH.within("sort h"));
-            msmH.enqueue(byH, points.h, da, onStreamH, onH.within("msm H"));
-            sums.queued(msmH, onStreamH);
-            clock.lap("enqueue (host)");
-            sums.collectAsDone(clock);
+            byH.enqueueSort(da, streamH, onH.within("sort h"));
+            msmH.enqueue(byH, points.h, da, streamH, onH.within("msm H"));
+            sums.queued(msmH, streamH);
+            probe.hostStep("enqueue (host)");
+            sums.collectAsDone(probe);
             stream.synchronize();
             streamH.synchronize();
             PendingProof pending = new PendingProof(key, w, sums.affine(msmA), sums.affine(msmB1), sums.affine(msmC),
                     sums.affine(msmH), msmB2 == null ? null : sums.affine(msmB2));
-            List<ProveStartSteps.Step> device = new ArrayList<>();
-            onW.spans(onW).forEach(s -> device.add(new ProveStartSteps.Step("w", s.stage(), s.fromMs(), s.toMs())));
-            onH.spans(onW).forEach(s -> device.add(new ProveStartSteps.Step("h", s.stage(), s.fromMs(), s.toMs())));
-            lastSteps = new ProveStartSteps(clock.laps(), device, alone);
+            probe.ends();
             return pending;
         }
     }
@@ -216,11 +203,6 @@ public final class GpuProverWorker implements AutoCloseable {
     private MsmSchedule schedule(String of, GpuCurve curve, int n) {
         return schedules.computeIfAbsent(of + "/" + curve + "/" + n,
                 k -> new MsmSchedule(module, curve, n, shape.windowBits(n), shape));
-    }
-
-    /** The last prove start's steps: the host's, and the device's on one clock ({@link ProveStartSteps}). */
-    public ProveStartSteps lastSteps() {
-        return lastSteps;
     }
 
     /** Device bytes of the working buffers (not the resident keys). */
@@ -336,10 +318,10 @@ public final class GpuProverWorker implements AutoCloseable {
         }
 
         /**
-         * Collects every MSM as its event completes; laps {@code clock} when the last one's device work is done
+         * Collects every MSM as its event completes; tells {@code probe} when the last one's device work is done
          * ("wait for the device", the earlier MSMs' Horner steps included) and after its Horner step.
          */
-        void collectAsDone(HostStepClock clock) {
+        void collectAsDone(ProveStartProbe probe) {
             while (!queued.isEmpty()) {
                 GpuMsm done = null;
                 for (Map.Entry<GpuMsm, GpuEvent> e : queued.entrySet()) {
@@ -354,12 +336,12 @@ public final class GpuProverWorker implements AutoCloseable {
                 }
                 boolean last = queued.size() == 1;
                 if (last) {
-                    clock.lap("wait for the device (Horner of the MSMs done meanwhile)");
+                    probe.hostStep("wait for the device (Horner of the MSMs done meanwhile)");
                 }
                 queued.remove(done).close();
                 affine.put(done, done.collectAffine());
                 if (last) {
-                    clock.lap("Horner of the last MSM (host)");
+                    probe.hostStep("Horner of the last MSM (host)");
                 }
             }
         }

@@ -23,7 +23,8 @@ public final class GpuStream implements AutoCloseable {
         check(cuStreamCreate(stream, CUstream_flags.CU_STREAM_DEFAULT), "cuStreamCreate");
     }
 
-    CUstream handle() {
+    /** The driver's handle, for CUDA calls outside this package (the lab's event timers). */
+    public CUstream handle() {
         return stream;
     }
 

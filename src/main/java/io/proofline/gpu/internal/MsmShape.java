@@ -22,9 +22,13 @@ public record MsmShape(int chunk, int levelLength, int treeGroup, int perTask, i
 
     /** The narrowest window: below it the per-window reduction dominates whatever n. */
     public static final int MIN_WINDOW = 4;
-    /** The widest window the kernels take: the sort's keys are a window's bucket in 16 bits (config.cuh). */
+    /**
+     * The widest window the kernels take: the sort's keys are a window's bucket in 16 bits. The kernels' number
+     * (config.cuh's MSM_MAX_WINDOW_BITS) restated, because settings are checked before any module is loaded;
+     * MsmShapeTest fails when the two differ.
+     */
     public static final int MAX_WINDOW = 17;
-    /** pippenger.cuh: MAX_ORDERED_PER_TASK, the shared-memory counters of the ordering of tasks by size. */
+    /** pippenger.cuh's MAX_ORDERED_PER_TASK (the shared-memory counters of the ordering of tasks by size), restated as {@link #MAX_WINDOW}. */
     public static final int MAX_ORDERED_PER_TASK = 1024;
 
     /** The measured best shape (docs/BENCHMARKS.md). */

@@ -1,128 +1,24 @@
 package io.proofline.gpu.internal;
 
-import jcuda.driver.CUevent;
-import jcuda.driver.CUevent_flags;
-
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-
-import static io.proofline.gpu.internal.CudaException.check;
-import static jcuda.driver.JCudaDriver.cuEventCreate;
-import static jcuda.driver.JCudaDriver.cuEventDestroy;
-import static jcuda.driver.JCudaDriver.cuEventElapsedTime;
-import static jcuda.driver.JCudaDriver.cuEventRecord;
-import static jcuda.driver.JCudaDriver.cuEventSynchronize;
-
 /**
- * Device time per stage of a multi-kernel operation: an event is recorded on the stream at each stage boundary
- * and the gaps are read after the stream is done. {@link #NONE} records nothing.
+ * Where a multi-kernel operation (an MSM, its sort, a prove start) marks the end of each of its steps on the stream
+ * that runs it, so that a caller who wants the steps' device times can record them; {@link #NONE} records nothing,
+ * and is what proofs that are served use.
  */
-public class StepTimes implements AutoCloseable {
+@FunctionalInterface
+public interface StepTimes {
 
-    /** Records nothing (the default). */
-    public static final StepTimes NONE = new StepTimes() {
-        @Override
-        public void mark(String stage, GpuStream stream) {
-        }
+    /** Records nothing. */
+    StepTimes NONE = (stage, stream) -> { };
 
-        @Override
-        public void close() {
-        }
-    };
-
-    private final List<String> names = new ArrayList<>();
-    private final List<CUevent> events = new ArrayList<>();
-
-    /** Marks the end of {@code stage} (the first mark opens the first stage and is named "start"). */
-    public void mark(String stage, GpuStream stream) {
-        CUevent event = new CUevent();
-        check(cuEventCreate(event, CUevent_flags.CU_EVENT_DEFAULT), "cuEventCreate");
-        check(cuEventRecord(event, stream.handle()), "cuEventRecord(" + stage + ")");
-        names.add(stage);
-        events.add(event);
-    }
-
-    /** Milliseconds per stage, in order (waits for the last event). */
-    public Map<String, Double> millis() {
-        Map<String, Double> out = new LinkedHashMap<>();
-        if (events.isEmpty()) {
-            return out;
-        }
-        check(cuEventSynchronize(events.getLast()), "cuEventSynchronize");
-        float[] ms = new float[1];
-        for (int i = 1; i < events.size(); i++) {
-            check(cuEventElapsedTime(ms, events.get(i - 1), events.get(i)), "cuEventElapsedTime");
-            out.merge(names.get(i), (double) ms[0], Double::sum);
-        }
-        return out;
-    }
+    /** Marks the end of {@code stage} on {@code stream} (the first mark of a sequence opens it as "start"). */
+    void mark(String stage, GpuStream stream);
 
     /**
      * A view that marks into this one with {@code step + ": "} before each stage's name: the parts of one step of a
-     * longer sequence (an MSM's stages inside prove start). Closing the view closes nothing.
+     * longer sequence (an MSM's stages inside prove start).
      */
-    public StepTimes within(String step) {
-        StepTimes whole = this;
-        return new StepTimes() {
-            @Override
-            public void mark(String stage, GpuStream stream) {
-                whole.mark(step + ": " + stage, stream);
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-    }
-
-    /**
-     * Each stage (after the first mark) as {from, to} in ms after {@code origin}'s first mark, in order; {@code origin}
-     * may be this or the times of another stream of the same context (one clock for both). Waits for both last events.
-     */
-    public List<Span> spans(StepTimes origin) {
-        List<Span> out = new ArrayList<>();
-        if (events.isEmpty() || origin.events.isEmpty()) {
-            return out;
-        }
-        check(cuEventSynchronize(events.getLast()), "cuEventSynchronize");
-        check(cuEventSynchronize(origin.events.getLast()), "cuEventSynchronize");
-        CUevent zero = origin.events.getFirst();
-        float[] ms = new float[1];
-        double from = elapsed(zero, events.getFirst(), ms);
-        for (int i = 1; i < events.size(); i++) {
-            double to = elapsed(zero, events.get(i), ms);
-            out.add(new Span(names.get(i), from, to));
-            from = to;
-        }
-        return out;
-    }
-
-    /** A stage from its start to its end, ms after an origin event. */
-    public record Span(String stage, double fromMs, double toMs) {
-    }
-
-    private static double elapsed(CUevent from, CUevent to, float[] ms) {
-        check(cuEventElapsedTime(ms, from, to), "cuEventElapsedTime");
-        return ms[0];
-    }
-
-    /** "stage ms stage ms ..." (three decimals), in order: the one-line stage split that the benchmarks print. */
-    public String summary() {
-        StringBuilder line = new StringBuilder();
-        millis().forEach((k, v) -> line.append(line.isEmpty() ? "" : " ").append(String.format(Locale.ROOT,
-                "%s %.3f", k, v)));
-        return line.toString();
-    }
-
-    @Override
-    public void close() {
-        for (CUevent e : events) {
-            check(cuEventDestroy(e), "cuEventDestroy");
-        }
-        events.clear();
-        names.clear();
+    default StepTimes within(String step) {
+        return this == NONE ? NONE : (stage, stream) -> mark(step + ": " + stage, stream);
     }
 }

@@ -23,10 +23,10 @@ import java.lang.foreign.ValueLayout;
  * kernel, records in shuffled order — and a random witness with zeros. The output buffers are filled with a non-field
  * pattern first, so a row the kernels never write shows as a mismatch.
  */
-final class AbcCheck implements AutoCloseable {
+public final class AbcCheck implements AutoCloseable {
 
     /** What the check found: whether a, b and c all match, and a line saying so or where they first differ. */
-    record Outcome(boolean ok, String detail) {
+    public record Outcome(boolean ok, String detail) {
     }
 
     private final Arena arena = Arena.ofShared();
@@ -38,7 +38,7 @@ final class AbcCheck implements AutoCloseable {
     private final GpuCurve curve;
 
     /** Random rows and witness of {@code rows} rows over {@code nVars} signals, uploaded; host result computed. */
-    AbcCheck(GpuCurve curve, int rows, int nVars, long seed) {
+    public AbcCheck(GpuCurve curve, int rows, int nVars, long seed) {
         this.curve = curve;
         PrimeField fr = curve.fr();
         try {
@@ -63,17 +63,17 @@ final class AbcCheck implements AutoCloseable {
     }
 
     /** Rows of the long-row kernel, entries in all: for the check's size column. */
-    String shape() {
+    public String shape() {
         return host.rows() + " rows, " + host.entries() + " entries, " + device.longRowCount() + " long";
     }
 
-    /** Queues the evaluation (for timing). */
-    void enqueue(KernelModule module, GpuStream stream) {
+    /** Queues the evaluation (what the lab times). */
+    public void enqueue(KernelModule module, GpuStream stream) {
         device.evaluate(module, curve, witness, abc[0], abc[1], abc[2], stream);
     }
 
     /** Runs the evaluation once and compares a, b, c with the host's, element by element. */
-    Outcome run(KernelModule module, GpuStream stream) {
+    public Outcome run(KernelModule module, GpuStream stream) {
         enqueue(module, stream);
         stream.synchronize();
         MemorySegment[] want = {expected.a().segment(), expected.b().segment(), expected.c().segment()};

@@ -19,11 +19,11 @@ import java.util.SplittableRandom;
  * @param scalars  canonical little-endian limbs, n of them
  * @param expected Σ sᵢ·Pᵢ, affine (all zeros for infinity)
  */
-record G2MsmInput(long[] points, long[] scalars, long[] expected) {
+public record G2MsmInput(long[] points, long[] scalars, long[] expected) {
 
     static final int DISTINCT = 64;
 
-    static G2MsmInput create(GpuCurve curve, int n, GpuSelfTest.ScalarMix mix, SplittableRandom random) {
+    public static G2MsmInput create(GpuCurve curve, int n, ScalarMix mix, SplittableRandom random) {
         CurveGroup g2 = curve.snarkCurve().g2();
         CurveOps ops = g2.newOps();
         PrimeField fr = curve.fr();

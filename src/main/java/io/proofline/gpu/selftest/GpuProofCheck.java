@@ -1,8 +1,11 @@
 package io.proofline.gpu.selftest;
 
+import io.proofline.algebra.curve.Msm;
 import io.proofline.gpu.GpuConfig;
 import io.proofline.gpu.GpuProverBackend;
+import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
+import io.proofline.snark.VerifyingKey;
 import io.proofline.snark.Witness;
 import io.proofline.snark.SnarkCurve;
 import io.proofline.snark.SnarkCurves;
@@ -12,16 +15,19 @@ import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.VerificationKeyJson;
 import io.proofline.snark.format.WtnsReader;
 import io.proofline.snark.format.ZkeyReader;
+import io.proofline.snark.prover.AbcSource;
 import io.proofline.snark.prover.CpuProverBackend;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.Synthesis;
 import io.proofline.snark.prover.Synthesized;
 import io.proofline.snark.setup.DevSetup;
 import io.proofline.snark.verifier.Groth16Verifier;
+import io.proofline.snark.verifier.PreparedVerifyingKey;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
+import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -35,11 +41,11 @@ import java.util.stream.Stream;
 
 /**
  * Whole Groth16 proofs on the GPU backend for INSECURE dev circuits ({@link DevSetup}, generated in the run): each
- * proof must verify with {@link Groth16Verifier}, and prove start's four G1 sums must equal the CPU backend's on the
- * same key and witness (prove start has no randomness, so they are exactly comparable). Times prove start on the GPU
- * (first call: key upload included; then the median of warm calls) against the CPU backend, and prove finish (ΣB2 on
- * CPU threads, assembly). Writes proof.json, public.json and verification_key.json of the first case of each curve
- * for snarkjs.
+ * proof must verify with {@link Groth16Verifier}, and prove start's four G1 sums (and ΣB2 where the device computed
+ * it) must equal the CPU backend's on the same key and witness (prove start has no randomness, so they are exactly
+ * comparable) — both on the first prove start, which uploads the key, and on a second, which finds it resident.
+ * Writes proof.json, public.json and verification_key.json of the first case of each curve for snarkjs. (Timing the
+ * proofs is the lab's: {@code bench gpu --proofs}.)
  */
 public final class GpuProofCheck {
 
@@ -55,7 +61,6 @@ public final class GpuProofCheck {
     }
 
     private static final int PUBLIC = 2;
-    private static final int WARM_RUNS = 3;
 
     private final PrintStream out;
     private final Path outDir;
@@ -120,7 +125,7 @@ public final class GpuProofCheck {
                 }
                 try (ProvingKey key = ZkeyReader.read(dir.resolve("circuit.zkey"), PointCheck.CURVE);
                      Witness witness = WtnsReader.read(dir.resolve("witness.wtns"), key)) {
-                    Path written = prove(gpu, label, key, witness, 0, outDir == null ? null : outDir.resolve(name));
+                    Path written = prove(gpu, label, key, witness, outDir == null ? null : outDir.resolve(name));
                     Path snarkjsKey = dir.resolve("verification_key.json");
                     if (written != null && Files.exists(snarkjsKey)) {
                         Files.copy(snarkjsKey, written.resolve("snarkjs_verification_key.json"),
@@ -163,47 +168,39 @@ public final class GpuProofCheck {
 
     private void runCase(GpuProverBackend gpu, Case c, String label, boolean write) throws IOException {
         int constraints = 1 << c.logConstraints();
-        long t0 = System.nanoTime();
         try (DevSetup.Result dev = DevSetup.generate(c.curve(), constraints, PUBLIC, 42 + c.logConstraints())) {
-            double setupS = (System.nanoTime() - t0) / 1e9;
-            prove(gpu, label, dev.key(), dev.witness(), setupS, write ? outDir.resolve(c.curve().name()) : null);
+            prove(gpu, label, dev.key(), dev.witness(), write ? outDir.resolve(c.curve().name()) : null);
             gpu.evict(dev.key());
         }
     }
 
     /**
-     * Proves on the GPU (timed, verified), compares prove start's sums with the CPU backend's, prints the row, and
-     * writes the proof's files to {@code writeDir} when it verified; returns the folder written, or null.
+     * Proves on the GPU (verified), compares prove start's sums with the CPU backend's, prints the row, and writes the
+     * proof's files to {@code writeDir} when it verified; returns the folder written, or null.
      */
-    private Path prove(GpuProverBackend gpu, String label, ProvingKey key, Witness witness, double setupS,
-                       Path writeDir) throws IOException {
+    private Path prove(GpuProverBackend gpu, String label, ProvingKey key, Witness witness, Path writeDir)
+            throws IOException {
         try (Arena arena = Arena.ofShared()) {
-            // a/b/c as the backend is configured: on the device from the key's rows, or from the host.
-            Synthesized abc = gpu.abcOnDevice() ? null
-                    : Synthesis.evaluate(key, witness, bytes -> arena.allocate(bytes, 8));
-            ProofTiming t = ProofTiming.measure(gpu, key, witness, abc, WARM_RUNS, 1);
-            PendingProof pending = t.pending();
-            boolean valid = t.allVerified();
-            // The CPU backend may overwrite its a/b/c: a fresh synthesis.
+            // a/b/c as the backend is configured: on the device from the key's rows, or from the host (which the GPU
+            // does not overwrite, so one synthesis serves both prove starts).
+            AbcSource abc = gpu.abcOnDevice() ? AbcSource.DEVICE
+                    : AbcSource.host(Synthesis.evaluate(key, witness, bytes -> arena.allocate(bytes, 8)));
+            PendingProof uploading = gpu.proveStart(key, witness, abc);
+            PendingProof resident = gpu.proveStart(key, witness, abc);
+            Proof proof = gpu.proveFinish(resident);
+            VerifyingKey vk = VerifyingKey.of(key);
+            BigInteger[] publicSignals = witness.publicSignals(key.nPublic());
+            boolean valid = Groth16Verifier.verify(PreparedVerifyingKey.prepare(vk), publicSignals, proof).valid();
+            // The CPU backend may overwrite its a/b/c: a synthesis of its own.
             Synthesized abcCpu = Synthesis.evaluate(key, witness, bytes -> arena.allocate(bytes, 8));
-            long s = System.nanoTime();
-            PendingProof cpu = new CpuProverBackend().proveStart(key, witness, abcCpu);
-            double cpuMs = (System.nanoTime() - s) / 1e6;
-            boolean same = Arrays.equals(cpu.sumA(), pending.sumA()) && Arrays.equals(cpu.sumB1(), pending.sumB1())
-                    && Arrays.equals(cpu.sumC(), pending.sumC()) && Arrays.equals(cpu.sumH(), pending.sumH())
-                    && (!pending.hasSumB2() || Arrays.equals(pending.sumB2(), io.proofline.algebra.curve.Msm.compute(
-                            key.curve().g2(), key.b2(), 0, witness.canonical(), 0, key.nVars())));
+            PendingProof cpu = new CpuProverBackend().proveStart(key, witness, AbcSource.host(abcCpu));
+            boolean same = sameSums(cpu, uploading, key, witness) && sameSums(cpu, resident, key, witness);
             if (!valid || !same) {
                 failures++;
             }
-            double warmMs = t.warmMedianMs();
-            line(String.format(Locale.ROOT, "%s a/b/c on %s B2 on %s domain %8d, %8d vars  %s  sums %s  proveStart gpu "
-                            + "%8.1f ms (first, key upload incl. %8.1f)  cpu %9.1f ms  x%5.1f  proveFinish %8.1f ms  "
-                            + "setup %.1f s", label, abc == null ? "gpu" : "cpu", pending.hasSumB2() ? "gpu" : "cpu",
-                    key.domainSize(), key.nVars(),
-                    valid ? "VERIFIED" : "INVALID ", same ? "=cpu" : "DIFFER", warmMs, t.firstStartMs(), cpuMs,
-                    cpuMs / warmMs, t.finishMedianMs(), setupS));
-            out.println("  prove start steps (last run): " + gpu.lastProveStartSteps().summary());
+            line(String.format(Locale.ROOT, "%s a/b/c on %s B2 on %s domain %8d, %8d vars  %s  sums %s", label,
+                    abc == AbcSource.DEVICE ? "gpu" : "cpu", resident.hasSumB2() ? "gpu" : "cpu", key.domainSize(),
+                    key.nVars(), valid ? "VERIFIED" : "INVALID ", same ? "=cpu" : "DIFFER"));
             long[] bytes = gpu.deviceBytes();
             out.printf(Locale.ROOT, "  device bytes: resident keys %d MiB, working buffers %d MiB%n", bytes[0] >> 20,
                     bytes[1] >> 20);
@@ -211,12 +208,20 @@ public final class GpuProofCheck {
                 return null;
             }
             Files.createDirectories(writeDir);
-            ProofJson.write(t.proof(), writeDir.resolve("proof.json"));
-            PublicSignalsJson.write(t.publicSignals(), writeDir.resolve("public.json"));
-            VerificationKeyJson.write(t.verifyingKey(), writeDir.resolve("verification_key.json"));
+            ProofJson.write(proof, writeDir.resolve("proof.json"));
+            PublicSignalsJson.write(publicSignals, writeDir.resolve("public.json"));
+            VerificationKeyJson.write(vk, writeDir.resolve("verification_key.json"));
             out.println("  wrote " + writeDir + "/{proof,public,verification_key}.json");
             return writeDir;
         }
+    }
+
+    /** Whether the GPU's sums are the CPU's: the four G1 sums, and ΣB2 where the GPU computed it in prove start. */
+    private static boolean sameSums(PendingProof cpu, PendingProof gpu, ProvingKey key, Witness witness) {
+        return Arrays.equals(cpu.sumA(), gpu.sumA()) && Arrays.equals(cpu.sumB1(), gpu.sumB1())
+                && Arrays.equals(cpu.sumC(), gpu.sumC()) && Arrays.equals(cpu.sumH(), gpu.sumH())
+                && (!gpu.hasSumB2() || Arrays.equals(gpu.sumB2(), Msm.compute(key.curve().g2(), key.b2(), 0,
+                        witness.canonical(), 0, key.nVars())));
     }
 
     private void line(String s) {

@@ -13,14 +13,12 @@ import io.proofline.gpu.internal.GpuGroup;
 import io.proofline.gpu.internal.GpuMsm;
 import io.proofline.gpu.internal.GpuNtt;
 import io.proofline.gpu.internal.GpuStream;
-import io.proofline.gpu.internal.GpuTimer;
 import io.proofline.gpu.internal.KernelModule;
 import io.proofline.gpu.internal.MsmSchedule;
 import io.proofline.gpu.internal.MsmShape;
 import io.proofline.gpu.internal.StepTimes;
 
 import java.io.PrintStream;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,14 +27,14 @@ import java.util.SplittableRandom;
 import java.util.function.Supplier;
 
 /**
- * Checks every kernel against the CPU on fresh random inputs (both curves, several sizes), then optionally times
- * them (CUDA events, warm-up, median of repeated runs). Prints a table; {@link #run()} returns the number of
- * failed checks. Throws {@link io.proofline.gpu.GpuUnavailableException} when there is no usable GPU.
+ * Checks every kernel against the CPU on fresh random inputs (both curves, several sizes). Prints a table;
+ * {@link #run()} returns the number of failed checks. Throws {@link io.proofline.gpu.GpuUnavailableException} when
+ * there is no usable GPU. (Timing the kernels is the lab's: {@code gpu-bench}, {@code bench gpu}.)
  */
 public final class GpuSelfTest {
 
-    /** Settings: seed of the inputs, largest log2 size for the NTT and MSM checks, whether to time. */
-    public record Options(long seed, int maxLog, boolean bench, int repeats, boolean benchOnly) {
+    /** Settings: seed of the inputs, largest log2 size for the NTT and MSM checks. */
+    public record Options(long seed, int maxLog) {
     }
 
     private record Row(String curve, String check, String size, boolean ok, String detail) {
@@ -47,7 +45,6 @@ public final class GpuSelfTest {
     private final GpuConfig config;
     private final SplittableRandom random;
     private final List<Row> rows = new ArrayList<>();
-    private final List<String> timings = new ArrayList<>();
 
     public GpuSelfTest(PrintStream out, Options options, GpuConfig config) {
         this.out = out;
@@ -66,30 +63,6 @@ public final class GpuSelfTest {
              GpuStream stream = new GpuStream()) {
             out.println("tunables: " + module.tunables());
             for (GpuCurve curve : GpuCurve.values()) {
-                if (options.benchOnly()) {
-                    // Timings, with the cheap checks: fields, NTT up to 2^16, coset H, small MSMs, and each timed
-                    // MSM configuration once against (Σ s·k)·G.
-                    checkField(module, stream, curve, curve.fq(), "fq");
-                    checkField(module, stream, curve, curve.fr(), "fr");
-                    checkFq2(module, stream, curve);
-                    for (int log : new int[] {1, 10, 11, 16}) {
-                        checkNtt(module, stream, curve, Math.min(log, options.maxLog()));
-                    }
-                    checkCosetH(module, stream, curve, Math.min(12, options.maxLog()));
-                    checkAbc(module, stream, curve, 7);
-                    checkAbc(module, stream, curve, 1 << Math.min(20, options.maxLog()));
-                    checkBucketSort(module, stream, curve, 1000, ScalarMix.WITNESS);
-                    checkBucketSort(module, stream, curve, 1 << Math.min(20, options.maxLog()), ScalarMix.UNIFORM);
-                    checkMsm(module, stream, curve, 100, ScalarMix.ONES, false);
-                    checkMsm(module, stream, curve, 1 << 10, ScalarMix.WITNESS, false);
-                    int n = 1 << Math.min(20, options.maxLog());
-                    checkMsm(module, stream, curve, n, ScalarMix.UNIFORM, true);
-                    checkMsm(module, stream, curve, n, ScalarMix.WITNESS, true);
-                    checkG2Msm(module, stream, curve, 1 << 10, ScalarMix.WITNESS);
-                    checkG2Msm(module, stream, curve, 1 << Math.min(20, options.maxLog()), ScalarMix.UNIFORM);
-                    bench(module, stream, curve);
-                    continue;
-                }
                 checkField(module, stream, curve, curve.fq(), "fq");
                 checkField(module, stream, curve, curve.fr(), "fr");
                 checkFq2(module, stream, curve);
@@ -131,9 +104,6 @@ public final class GpuSelfTest {
                 checkG2Msm(module, stream, curve, 100, ScalarMix.ONES);
                 checkG2Msm(module, stream, curve, 1 << 10, ScalarMix.WITNESS);
                 checkG2Msm(module, stream, curve, 1 << Math.min(16, options.maxLog()), ScalarMix.UNIFORM);
-                if (options.bench()) {
-                    bench(module, stream, curve);
-                }
             }
         }
         printTable();
@@ -278,35 +248,14 @@ public final class GpuSelfTest {
         record(curve, "coset H = a'b' - c'", "2^" + logN, Arrays.equals(got, want), mismatches(fr, got, want));
     }
 
-    /**
-     * a/b/c from constraint rows on the device against the host's evaluation ({@link AbcCheck}); timed at the largest
-     * size when benching.
-     */
+    /** a/b/c from constraint rows on the device against the host's evaluation ({@link AbcCheck}). */
     private void checkAbc(KernelModule module, GpuStream stream, GpuCurve curve, int rows) {
         guarded(curve, "a/b/c from rows", sizeName(rows), () -> {
             try (AbcCheck check = new AbcCheck(curve, rows, Math.max(3, rows), random.nextLong())) {
                 AbcCheck.Outcome outcome = check.run(module, stream);
                 record(curve, "a/b/c from rows", sizeName(rows), outcome.ok(), outcome.detail());
-                if (options.bench() && rows == 1 << Math.min(20, options.maxLog())) {
-                    time(curve, "a/b/c from rows (" + check.shape() + ")", sizeName(rows), stream,
-                            () -> check.enqueue(module, stream));
-                }
             }
         });
-    }
-
-    /** How the MSM's scalars are drawn: uniform in Fr, or witness-like (many 0 and 1, some small, some r − 1). */
-    enum ScalarMix {
-        /** uniform in Fr */
-        UNIFORM,
-        /** like a witness: a quarter 0, a quarter 1, some below 2^16, some r − 1, the rest uniform */
-        WITNESS,
-        /** all 1: only the direct sum of the ones runs */
-        ONES,
-        /** below 2^8: one Pippenger window */
-        SMALL,
-        /** one uniform value for every point: each window's digits all fall into one bucket */
-        EQUAL
     }
 
     /**
@@ -382,30 +331,10 @@ public final class GpuSelfTest {
             boolean ok = Arrays.equals(got, expected) && g1.isOnCurve(got);
             record(curve, "g1 msm " + mix.name().toLowerCase(Locale.ROOT) + " c=" + msm.windowBits(),
                     sizeName(n), ok, ok ? "equal to (Σ s·k)·G" : "differs from (Σ s·k)·G");
-            if (options.bench() && n == (1 << Math.min(20, options.maxLog()))) {
-                time(curve, "g1 msm " + mix.name().toLowerCase(Locale.ROOT) + " c=" + msm.windowBits(), sizeName(n),
-                        stream, () -> msm.enqueue(points, scalars, stream));
-                long hostStart = System.nanoTime();
-                msm.run(points, scalars, stream);
-                timing(String.format(Locale.ROOT, "%-10s %-40s %-6s %.3f ms (one run, host clock, incl. Horner)",
-                        curve, "g1 msm run() end to end", sizeName(n), (System.nanoTime() - hostStart) / 1e6));
-                stages(curve, "g1", msm, points, scalars, stream);
-                if (mix == ScalarMix.UNIFORM) {
-                    for (int c : new int[] {12, 14, 15, 17}) {
-                        try (GpuMsm variant = new GpuMsm(module, GpuGroup.g1(curve), n, c, config.msmShape())) {
-                            long[] v = g1.affineFromXyzz(variant.run(points, scalars, stream));
-                            record(curve, "g1 msm uniform c=" + c, sizeName(n), Arrays.equals(v, expected),
-                                    Arrays.equals(v, expected) ? "equal to (Σ s·k)·G" : "differs from (Σ s·k)·G");
-                            time(curve, "g1 msm uniform c=" + c, sizeName(n), stream,
-                                    () -> variant.enqueue(points, scalars, stream));
-                        }
-                    }
-                }
-            }
         }
     }
 
-    /** G2 MSM against the CPU's {@link io.proofline.algebra.curve.Msm}; timed at the largest size when benching. */
+    /** G2 MSM against the CPU's {@link io.proofline.algebra.curve.Msm}. */
     private void checkG2Msm(KernelModule module, GpuStream stream, GpuCurve curve, int n, ScalarMix mix) {
         String check = "g2 msm " + mix.name().toLowerCase(Locale.ROOT);
         guarded(curve, check, sizeName(n), () -> {
@@ -417,26 +346,9 @@ public final class GpuSelfTest {
                 boolean ok = Arrays.equals(got, input.expected());
                 record(curve, check + " c=" + msm.windowBits(), sizeName(n), ok,
                         ok ? "equal to the CPU's Msm" : "differs from the CPU's Msm");
-                if (options.bench() && n == (1 << Math.min(20, options.maxLog()))) {
-                    time(curve, check + " c=" + msm.windowBits(), sizeName(n), stream,
-                            () -> msm.enqueue(points, scalars, stream));
-                    stages(curve, "g2", msm, points, scalars, stream);
-                }
             }
         });
     }
-
-    /** One run of {@code msm} with each stage's end marked: the split printed as a timing line. */
-    private void stages(GpuCurve curve, String group, GpuMsm msm, DeviceBuffer points, DeviceBuffer scalars,
-                        GpuStream stream) {
-        try (StepTimes times = new StepTimes()) {
-            msm.enqueue(points, scalars, stream, times);
-            timing(String.format(Locale.ROOT, "%-10s %-40s %-6s %s", curve, group + " msm stages (one run)",
-                    sizeName(msm.size()), times.summary()));
-        }
-    }
-
-    // ---- timing ---------------------------------------------------------------------------------------------------
 
     /** Runs a check; an exception (a CUDA error, say) is a failed row, and the run goes on to the next check. */
     private void guarded(GpuCurve curve, String check, String size, Runnable body) {
@@ -444,51 +356,6 @@ public final class GpuSelfTest {
             body.run();
         } catch (RuntimeException e) {
             record(curve, check, size, false, e.getClass().getSimpleName() + ": " + e.getMessage());
-        }
-    }
-
-    private void bench(KernelModule module, GpuStream stream, GpuCurve curve) {
-        guarded(curve, "bench", "", () -> benchUnguarded(module, stream, curve));
-    }
-
-    private void benchUnguarded(KernelModule module, GpuStream stream, GpuCurve curve) {
-        int logN = Math.min(20, options.maxLog());
-        int n = 1 << logN;
-        PrimeField fr = curve.fr();
-        try (GpuNtt ntt = new GpuNtt(module, curve, logN);
-             DeviceBuffer a = DeviceBuffer.of(randomElements(fr, n));
-             DeviceBuffer b = DeviceBuffer.of(randomElements(fr, n));
-             DeviceBuffer c = DeviceBuffer.of(randomElements(fr, n))) {
-            time(curve, "ntt forward", "2^" + logN, stream, () -> ntt.forward(a, stream));
-            time(curve, "ntt inverse", "2^" + logN, stream, () -> ntt.inverse(a, stream));
-            time(curve, "coset H (3 iNTT, 3 NTT, a'b'-c')", "2^" + logN, stream, () -> ntt.computeH(a, b, c, stream));
-        }
-        for (String name : new String[] {"fq", "fr", "fq2"}) {
-            PrimeField f = name.equals("fr") ? curve.fr() : curve.fq();
-            String label = name.equals("fq2") ? f.name() + "2" : f.name();
-            int elements = 1 << 20;
-            int iterations = 256;
-            // Fq2 elements are two Fq elements side by side: 2^20 of them are 2^21 random Fq elements.
-            int fqElements = name.equals("fq2") ? 2 * elements : elements;
-            try (DeviceBuffer x = DeviceBuffer.of(randomElements(f, fqElements))) {
-                int threads = module.tunables().elementwiseThreads();
-                double ms = time(curve, label + " mul chain (2·256 per element)", "2^20", stream,
-                        () -> module.launch(curve.kernel(name + "_mul_chain"), KernelModule.blocksFor(elements, threads),
-                                threads, stream, x, (long) elements, iterations));
-                timing(String.format(Locale.ROOT, "%-10s %-40s %.1f G mul/s", curve, label + " multiplication rate",
-                        2.0 * elements * iterations / (ms * 1e6)));
-            }
-        }
-    }
-
-    /** Median device time of {@code repeats} runs after 3 warm-ups, in ms; also recorded for the table. */
-    private double time(GpuCurve curve, String what, String size, GpuStream stream, Runnable work) {
-        try (GpuTimer timer = new GpuTimer()) {
-            double[] ms = timer.sample(stream, 3, options.repeats(), work);
-            double median = ms[ms.length / 2];
-            timing(String.format(Locale.ROOT, "%-10s %-40s %-6s median %9.3f ms  (min %.3f, max %.3f, %d runs)",
-                    curve, what, size, median, ms[0], ms[ms.length - 1], ms.length));
-            return median;
         }
     }
 
@@ -520,13 +387,6 @@ public final class GpuSelfTest {
         return Integer.bitCount(n) == 1 ? "2^" + Integer.numberOfTrailingZeros(n) : Integer.toString(n);
     }
 
-    /** Keeps a timing line for the final table and prints it at once (a run cut short still reports it). */
-    private void timing(String line) {
-        timings.add(line);
-        out.println("  time " + line);
-        out.flush();
-    }
-
     private void record(GpuCurve curve, String check, String size, boolean ok, String detail) {
         Row row = new Row(curve.toString(), check, size, ok, detail);
         rows.add(row);
@@ -545,10 +405,5 @@ public final class GpuSelfTest {
         }
         long failed = rows.stream().filter(r -> !r.ok()).count();
         out.println(failed == 0 ? "all " + rows.size() + " checks passed" : failed + " of " + rows.size() + " checks FAILED");
-        if (!timings.isEmpty()) {
-            out.println();
-            out.println("== timings (CUDA events, median) ==");
-            timings.forEach(out::println);
-        }
     }
 }

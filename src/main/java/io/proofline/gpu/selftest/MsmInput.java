@@ -14,15 +14,15 @@ import java.util.SplittableRandom;
  * @param expectedLog Σ sᵢ·kᵢ mod r
  * @param logs        the kᵢ, Montgomery limbs
  */
-record MsmInput(long[] points, long[] scalars, BigInteger expectedLog, long[] logs) {
+public record MsmInput(long[] points, long[] scalars, BigInteger expectedLog, long[] logs) {
 
     /** Distinct points made for a large progression; beyond this they repeat. */
-    static final int DISTINCT_POINTS = 1 << 14;
+    public static final int DISTINCT_POINTS = 1 << 14;
 
     /**
      * @param progression kᵢ = a + i·d (one point addition each, for large n) instead of independent random kᵢ
      */
-    static MsmInput create(ReferenceG1 g1, PrimeField fr, int n, GpuSelfTest.ScalarMix mix, boolean progression,
+    public static MsmInput create(ReferenceG1 g1, PrimeField fr, int n, ScalarMix mix, boolean progression,
                            SplittableRandom random) {
         int w = fr.limbs();
         long[][] logs = new long[n][];
@@ -31,7 +31,7 @@ record MsmInput(long[] points, long[] scalars, BigInteger expectedLog, long[] lo
         if (progression && n > DISTINCT_POINTS) {
             // Above 2^14 points the progression repeats (the reference's allocating additions would dominate the
             // run); copies of a point get independent scalars, so they still land in different buckets.
-            MsmInput base = create(g1, fr, DISTINCT_POINTS, GpuSelfTest.ScalarMix.UNIFORM, true, random);
+            MsmInput base = create(g1, fr, DISTINCT_POINTS, ScalarMix.UNIFORM, true, random);
             long[] baseLogs = base.logs();
             int pw = 2 * g1.fq().limbs();
             long[] points = new long[n * pw];
@@ -78,7 +78,7 @@ record MsmInput(long[] points, long[] scalars, BigInteger expectedLog, long[] lo
     }
 
     /** Points whose logs are known, with fresh scalars drawn by the mix (scalar 5 repeats scalar 4). */
-    private static MsmInput withScalars(PrimeField fr, long[] points, long[] logs, int n, GpuSelfTest.ScalarMix mix,
+    private static MsmInput withScalars(PrimeField fr, long[] points, long[] logs, int n, ScalarMix mix,
                                         SplittableRandom random) {
         int w = fr.limbs();
         long[] scalars = new long[n * w];
@@ -86,7 +86,7 @@ record MsmInput(long[] points, long[] scalars, BigInteger expectedLog, long[] lo
         long[] term = new long[w];
         long[] canonical = new long[w];
         long[] previous = null;
-        long[] equal = mix == GpuSelfTest.ScalarMix.EQUAL ? fr.random(random) : null;
+        long[] equal = mix == ScalarMix.EQUAL ? fr.random(random) : null;
         for (int i = 0; i < n; i++) {
             long[] s = equal != null ? equal : scalar(fr, mix, random);
             if (i == 5 && previous != null) {
@@ -102,7 +102,7 @@ record MsmInput(long[] points, long[] scalars, BigInteger expectedLog, long[] lo
     }
 
     /** A scalar in Montgomery form, drawn by the mix (not EQUAL, which draws one value for a whole input). */
-    static long[] scalar(PrimeField fr, GpuSelfTest.ScalarMix mix, SplittableRandom random) {
+    public static long[] scalar(PrimeField fr, ScalarMix mix, SplittableRandom random) {
         switch (mix) {
             case EQUAL -> throw new IllegalArgumentException("EQUAL scalars are drawn once per input");
             case UNIFORM -> {

@@ -18,7 +18,7 @@ import io.proofline.snark.format.R1csReader;
 import io.proofline.snark.format.VerificationKeyJson;
 import io.proofline.snark.format.PointCheck;
 import io.proofline.snark.format.ZkeyReader;
-import io.proofline.snark.prover.ProverBackend;
+import io.proofline.snark.prover.DeviceProverBackend;
 import io.proofline.snark.verifier.PreparedVerifyingKey;
 import io.proofline.witness.CalculatorOptions;
 import io.proofline.witness.CircomWitnessCalculator;
@@ -72,7 +72,7 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
     private final CircuitSideCache<Optional<CircomWitnessCalculator>> calculators =
             new CircuitSideCache<>(CALCULATORS, calculator -> calculator.ifPresent(CircomWitnessCalculator::close));
     private final CircuitSideCache<Optional<R1cs>> constraintSystems = new CircuitSideCache<>(CONSTRAINT_SYSTEMS);
-    private final List<ProverBackend> devices;
+    private final List<DeviceProverBackend> devices;
 
     /**
      * An admitted key: the budget it holds from admission on, its off-heap copy of the zkey once loaded (guarded by
@@ -125,7 +125,7 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
      *                object, and the device copy of the old one could never be used again)
      */
     public KeyCache(DataDirectory data, MemoryBudget budget, BufferTracker tracker, Duration idleTimeout,
-             CalculatorOptions calculators, List<ProverBackend> devices) {
+             CalculatorOptions calculators, List<DeviceProverBackend> devices) {
         this.devices = List.copyOf(devices);
         this.calculatorOptions = calculators;
         this.data = data;
@@ -374,7 +374,7 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
 
     /** Frees the device copies of a key about to be closed; a device that fails to free it only logs. */
     private void evictDeviceCopies(Entry e) {
-        for (ProverBackend device : devices) {
+        for (DeviceProverBackend device : devices) {
             try {
                 if (device.evict(e.key)) {
                     LOG.info("freed the {} device copy of the key of circuit {}", device.name(), e.circuitId);

@@ -2,6 +2,7 @@ package io.proofline.service.config;
 
 import io.proofline.engine.device.ProvingDevice;
 import io.proofline.engine.groth16.BackendDevice;
+import io.proofline.snark.prover.DeviceProverBackend;
 import io.proofline.snark.prover.DeviceShare;
 import io.proofline.snark.prover.ProverBackend;
 
@@ -14,7 +15,7 @@ import java.util.Optional;
 
 /**
  * Turns the GPU settings into the engine's devices: logical device {@code gpuK} for the K-th configured ordinal
- * (each a new backend instance from {@link ProverBackend#forDevice}, sharing its physical GPU's memory budget with
+ * (each a new backend instance from {@link DeviceProverBackend#forDevice}, sharing its physical GPU's memory budget with
  * the other logical devices on it), plus the CPU backend as a fallback device; or the CPU backend alone when no GPU
  * backend can be used.
  */
@@ -32,7 +33,7 @@ final class DeviceAssembly {
      * @param cpuFallback   add the CPU backend as a fallback device beside the GPUs
      * @throws IllegalArgumentException when an ordinal is not a present device
      */
-    static DeviceBackends assemble(List<Integer> ordinals, Optional<ProverBackend> gpu, long memoryBudget,
+    static DeviceBackends assemble(List<Integer> ordinals, Optional<DeviceProverBackend> gpu, long memoryBudget,
                                     boolean cpuFallback, ProverBackend cpu) {
         List<ProvingDevice> devices = new ArrayList<>();
         Map<String, ProverBackend> byDevice = new LinkedHashMap<>();

@@ -14,7 +14,7 @@ import io.proofline.engine.groth16.Groth16PartitionProver;
 import io.proofline.gpu.GpuConfig;
 import io.proofline.gpu.GpuProverBackend;
 import io.proofline.snark.prover.CpuProverBackend;
-import io.proofline.snark.prover.ProverBackend;
+import io.proofline.snark.prover.DeviceProverBackend;
 import io.proofline.snark.prover.ProverBackends;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +27,6 @@ import org.springframework.util.unit.DataSize;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -155,16 +154,16 @@ public class EngineConfiguration {
                       WitnessProperties witness, WitnessHeapShare witnessShare, DeviceBackends backends) {
         return new KeyCache(data, budget, tracker, memory.keyIdleTimeout(),
                 witness.calculatorOptions(witnessShare.perInstanceBytes()),
-                List.copyOf(backends.byDevice().values()));
+                backends.withDevices());
     }
 
     @Bean
     DeviceBackends deviceBackends(GpuProperties gpu) {
         GpuConfig gpuConfig = gpu.toConfig();
-        Optional<ProverBackend> gpuBackend = gpu.enabled() ? Optional.of(new GpuProverBackend(gpuConfig))
+        Optional<DeviceProverBackend> gpuBackend = gpu.enabled() ? Optional.of(new GpuProverBackend(gpuConfig))
                 : Optional.empty();
         // A GPU backend on the class path is used only where a GPU answers (CI and laptops have none).
-        gpuBackend.flatMap(ProverBackend::unavailableReason)
+        gpuBackend.flatMap(DeviceProverBackend::unavailableReason)
                 .ifPresent(reason -> LOG.info("GPU backend not used: {}", reason));
         gpuBackend = gpuBackend.filter(b -> b.unavailableReason().isEmpty());
         DeviceBackends backends = DeviceAssembly.assemble(gpu.devices(), gpuBackend,

@@ -21,14 +21,14 @@ public final class CpuProverBackend implements ProverBackend {
     }
 
     @Override
-    public PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc) {
+    public PendingProof proveStart(ProvingKey key, Witness witness, AbcSource abc) {
         Synthesis.checkShape(key, witness);
-        if (abc.domainSize() != key.domainSize()) {
-            throw new IllegalArgumentException("a/b/c vectors of " + abc.domainSize() + " elements for a domain of "
-                    + key.domainSize());
+        if (!(abc instanceof AbcSource.Host host)) {
+            throw new IllegalArgumentException("the cpu backend has no device to evaluate a/b/c on: pass them from the"
+                    + " host");
         }
         CurveGroup g1 = key.curve().g1();
-        FieldVector h = Quotient.computeH(abc);
+        FieldVector h = Quotient.computeH(host.vectorsFor(key));
         MemorySegment w = witness.canonical();
         int m = key.nVars();
         int firstPrivate = key.nPublic() + 1;

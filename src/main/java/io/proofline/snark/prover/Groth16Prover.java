@@ -36,11 +36,11 @@ public final class Groth16Prover {
         }
         PendingProof pending;
         if (backend.abcOnDevice()) {
-            return backend.proveFinish(backend.proveStart(key, witness));
+            return backend.proveFinish(backend.proveStart(key, witness, AbcSource.DEVICE));
         }
         try (Arena abcArena = Arena.ofShared()) {
             Synthesized abc = Synthesis.evaluate(key, witness, bytes -> abcArena.allocate(bytes, 8));
-            pending = backend.proveStart(key, witness, abc);
+            pending = backend.proveStart(key, witness, AbcSource.host(abc));
         }
         return backend.proveFinish(pending);
     }

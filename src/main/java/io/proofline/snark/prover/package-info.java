@@ -8,8 +8,11 @@
  *           ──► {@link io.proofline.snark.prover.ProverBackend#proveFinish}
  *                 G2 MSM ΣB2, {@link io.proofline.snark.prover.ProofAssembly} with fresh r, s     → Proof
  * </pre>
- * {@link io.proofline.snark.prover.CpuProverBackend} is the pure-Java backend; the GPU backend implements the same
- * interface and is found by name through {@link io.proofline.snark.prover.ProverBackends}.
+ * Prove start is told where a/b/c come from ({@link io.proofline.snark.prover.AbcSource}: the host's vectors, or
+ * evaluated on the backend's device). {@link io.proofline.snark.prover.CpuProverBackend} is the pure-Java backend;
+ * the GPU backend is a {@link io.proofline.snark.prover.DeviceProverBackend} (the same interface plus its device's
+ * lifecycle) and is found by name through {@link io.proofline.snark.prover.ProverBackends}. A device call fails with
+ * a {@link io.proofline.snark.prover.DeviceFaultException} or a {@link io.proofline.snark.prover.DeviceCapacityException}.
  * {@link io.proofline.snark.prover.Groth16Prover} is the one-call form used by the CLI.
  */
 package io.proofline.snark.prover;

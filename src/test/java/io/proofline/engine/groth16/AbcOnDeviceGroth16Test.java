@@ -14,10 +14,10 @@ import io.proofline.engine.ProofOutput;
 import io.proofline.engine.ProvingEngine;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.VerifyingKey;
+import io.proofline.snark.prover.DeviceFaultException;
 import io.proofline.snark.format.ProofJson;
 import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.ZkeyReader;
-import io.proofline.snark.prover.BackendFaultException;
 import io.proofline.snark.verifier.Groth16Verifier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -114,7 +114,7 @@ class AbcOnDeviceGroth16Test {
         ScriptedBackend gpu = new ScriptedBackend("gpu", true);
         ScriptedBackend cpu = new ScriptedBackend("cpu");
         gpu.beforeStart = () -> {
-            throw new BackendFaultException("CUDA_ERROR_LAUNCH_FAILED", null);
+            throw new DeviceFaultException("CUDA_ERROR_LAUNCH_FAILED", null);
         };
         List<BackendDevice> devices = List.of(new BackendDevice("gpu0", gpu, false),
                 new BackendDevice("cpu", cpu, true));

@@ -14,10 +14,10 @@ import io.proofline.engine.ProofOutput;
 import io.proofline.engine.ProvingEngine;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.VerifyingKey;
+import io.proofline.snark.prover.DeviceFaultException;
 import io.proofline.snark.format.ProofJson;
 import io.proofline.snark.format.PublicSignalsJson;
 import io.proofline.snark.format.ZkeyReader;
-import io.proofline.snark.prover.BackendFaultException;
 import io.proofline.snark.verifier.Groth16Verifier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,7 +41,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Several devices, each its own {@code ProverBackend} instance, through the engine with real Groth16 proofs (snarkjs's
  * mul3 on BN254): placement spreads partitions over two logical CPU devices, a device whose backend throws
- * {@link BackendFaultException} has its breaker opened and its partition proved elsewhere, the CPU fallback takes
+ * {@link DeviceFaultException} has its breaker opened and its partition proved elsewhere, the CPU fallback takes
  * work only when no GPU can, and every proof verifies.
  */
 class MultiDeviceGroth16Test {
@@ -139,7 +139,7 @@ class MultiDeviceGroth16Test {
         AtomicInteger faults = new AtomicInteger();
         gpu0.beforeStart = () -> {
             faults.incrementAndGet();
-            throw new BackendFaultException("GPU 0 (gpu0): CUDA_ERROR_ILLEGAL_ADDRESS", null);
+            throw new DeviceFaultException("GPU 0 (gpu0): CUDA_ERROR_ILLEGAL_ADDRESS", null);
         };
         List<BackendDevice> devices = List.of(new BackendDevice("gpu0", gpu0, false),
                 new BackendDevice("gpu1", gpu1, false), new BackendDevice("cpu", cpu, true));
@@ -163,7 +163,7 @@ class MultiDeviceGroth16Test {
         ScriptedBackend gpu1 = new ScriptedBackend("gpu");
         ScriptedBackend cpu = new ScriptedBackend("cpu");
         ScriptedBackend.Hook fault = () -> {
-            throw new BackendFaultException("CUDA_ERROR_LAUNCH_FAILED", null);
+            throw new DeviceFaultException("CUDA_ERROR_LAUNCH_FAILED", null);
         };
         gpu0.beforeStart = fault;
         gpu1.beforeStart = fault;

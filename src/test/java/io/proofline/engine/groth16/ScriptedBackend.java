@@ -3,6 +3,7 @@ package io.proofline.engine.groth16;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
+import io.proofline.snark.prover.AbcSource;
 import io.proofline.snark.prover.ConstraintRows;
 import io.proofline.snark.prover.CpuProverBackend;
 import io.proofline.snark.prover.PendingProof;
@@ -15,7 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A test double of a device's {@link ProverBackend}: its own {@link CpuProverBackend} underneath, a hook before prove
- * start (to block, or to throw a {@code BackendFaultException} as a CUDA error would), and a record of the pending
+ * start (to block, or to throw a {@code DeviceFaultException} as a CUDA error would), and a record of the pending
  * proofs it started and finished, so a test can see a proof finished by a backend that did not start it. Made with
  * {@code abcOnDevice}, it stands for a GPU backend that evaluates a/b/c itself (with {@link ConstraintRows}' host
  * evaluation, in memory of its own) and refuses a/b/c from the host.
@@ -49,26 +50,23 @@ final class ScriptedBackend implements ProverBackend {
     }
 
     @Override
-    public PendingProof proveStart(ProvingKey key, Witness witness) {
-        if (!abcOnDevice) {
-            return ProverBackend.super.proveStart(key, witness);
-        }
-        try (ConstraintRows rows = ConstraintRows.of(key); Arena own = Arena.ofShared()) {
-            return start(key, witness, rows.evaluate(witness, bytes -> own.allocate(bytes, 8)));
-        }
-    }
-
-    @Override
     public String name() {
         return name;
     }
 
+    /** Evaluates a/b/c itself where made {@code abcOnDevice}, and refuses them from the host there (and vice versa). */
     @Override
-    public PendingProof proveStart(ProvingKey key, Witness witness, Synthesized abc) {
-        if (abcOnDevice) {
-            throw new IllegalStateException(name + " evaluates a/b/c itself but was given them");
+    public PendingProof proveStart(ProvingKey key, Witness witness, AbcSource abc) {
+        if (abcOnDevice != (abc instanceof AbcSource.OnDevice)) {
+            throw new IllegalStateException(name + (abcOnDevice ? " evaluates a/b/c itself but was given them"
+                    : " reads a/b/c from the host but was asked to evaluate them"));
         }
-        return start(key, witness, abc);
+        if (abc instanceof AbcSource.Host host) {
+            return start(key, witness, host.vectorsFor(key));
+        }
+        try (ConstraintRows rows = ConstraintRows.of(key); Arena own = Arena.ofShared()) {
+            return start(key, witness, rows.evaluate(witness, bytes -> own.allocate(bytes, 8)));
+        }
     }
 
     private PendingProof start(ProvingKey key, Witness witness, Synthesized abc) {
@@ -78,7 +76,7 @@ final class ScriptedBackend implements ProverBackend {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         }
-        PendingProof pending = cpu.proveStart(key, witness, abc);
+        PendingProof pending = cpu.proveStart(key, witness, AbcSource.host(abc));
         started.add(pending);
         return pending;
     }

@@ -27,7 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class KernelNamesTest {
 
     private static final Path CUDA = Path.of("native-cuda");
-    private static final Path JAVA = Path.of("src/main/java/io/proofline/gpu");
+    /** The gpu packages, and the lab's timing harness (the multiplication-rate kernels are only its). */
+    private static final List<Path> JAVA = List.of(Path.of("src/main/java/io/proofline/gpu"),
+            Path.of("src/lab/java/io/proofline/lab/gpu"));
     /** The field prefixes the self-test builds kernel names from ({@code curve.kernel(name + "_selftest")}). */
     private static final List<String> FIELDS = List.of("fq", "fr", "fq2");
 
@@ -105,10 +107,14 @@ class KernelNamesTest {
         }
     }
 
-    /** The kernel names in the gpu package's launches: literal names, and a curve's or a group's kernels. */
+    /** The kernel names in the gpu packages' launches: literal names, and a curve's or a group's kernels. */
     static Set<String> launchedKernels() throws IOException {
         Set<String> names = new TreeSet<>();
-        for (Path file : sources(JAVA, ".java")) {
+        List<Path> files = new ArrayList<>();
+        for (Path root : JAVA) {
+            files.addAll(sources(root, ".java"));
+        }
+        for (Path file : files) {
             String text = Files.readString(file);
             find(text, "\"(proofline_\\w+)\"", names::add);
             find(text, "group\\.kernel\\(\"(\\w+)\"\\)", k -> {

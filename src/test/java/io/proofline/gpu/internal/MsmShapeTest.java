@@ -3,6 +3,13 @@ package io.proofline.gpu.internal;
 import io.proofline.gpu.GpuConfig;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,6 +42,23 @@ class MsmShapeTest {
                 () -> new GpuConfig(GpuConfig.B2Placement.AUTO, 3, java.util.Optional.empty(), 0));
         assertThrows(IllegalArgumentException.class,
                 () -> new GpuConfig(GpuConfig.B2Placement.AUTO, 18, java.util.Optional.empty(), 0));
+    }
+
+    /** The two limits MsmShape restates from the kernels' sources are the kernels' numbers. */
+    @Test
+    void theLimitsAreTheKernelsOwn() throws IOException {
+        assertEquals(MsmShape.MAX_WINDOW, constant("native-cuda/util/config.cuh", "int MSM_MAX_WINDOW_BITS"));
+        assertEquals(MsmShape.MAX_ORDERED_PER_TASK, constant("native-cuda/msm/pippenger.cuh",
+                "uint32_t MAX_ORDERED_PER_TASK"));
+    }
+
+    private static int constant(String header, String declaration) throws IOException {
+        Matcher m = Pattern.compile("constexpr " + declaration + " = (\\d+);")
+                .matcher(Files.readString(Path.of(header), StandardCharsets.UTF_8));
+        assertTrue(m.find(), header + " declares " + declaration);
+        int value = Integer.parseInt(m.group(1));
+        assertTrue(!m.find(), header + " declares " + declaration + " once");
+        return value;
     }
 
     @Test

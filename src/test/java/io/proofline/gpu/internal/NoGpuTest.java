@@ -1,5 +1,6 @@
 package io.proofline.gpu.internal;
 
+import io.proofline.gpu.GpuPresence;
 import io.proofline.gpu.GpuUnavailableException;
 import io.proofline.cli.Cli;
 import org.junit.jupiter.api.Test;
@@ -16,18 +17,9 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 /** Where there is no GPU (development machines, CI), the GPU layer fails cleanly with a reason. */
 class NoGpuTest {
 
-    private static boolean gpuPresent() {
-        try {
-            GpuDevices.discover();
-            return true;
-        } catch (GpuUnavailableException e) {
-            return false;
-        }
-    }
-
     @Test
     void discoveryReportsNoGpuWithAReason() {
-        assumeFalse(gpuPresent(), "this machine has a GPU");
+        assumeFalse(GpuPresence.here(), "this machine has a GPU");
         GpuUnavailableException e = assertThrows(GpuUnavailableException.class, GpuDevices::discover);
         assertTrue(e.getMessage().startsWith("no GPU available: "), e.getMessage());
         assertTrue(e.reason().length() > 5, "a reason is given: " + e.reason());
@@ -37,7 +29,7 @@ class NoGpuTest {
 
     @Test
     void selfTestCommandPrintsTheReasonAndExitsThree() {
-        assumeFalse(gpuPresent(), "this machine has a GPU");
+        assumeFalse(GpuPresence.here(), "this machine has a GPU");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = Cli.run(new String[] {"gpu-selftest", "--seed", "1"}, new PrintStream(out, true, StandardCharsets.UTF_8),

@@ -59,7 +59,7 @@ class GpuDifferentialTest {
         long seed = System.nanoTime();
         int failed;
         try (PrintStream out = new PrintStream(text, true, StandardCharsets.UTF_8)) {
-            failed = new GpuSelfTest(out, new GpuSelfTest.Options(seed, LOG, false, 1, false), CONFIG).run();
+            failed = new GpuSelfTest(out, new GpuSelfTest.Options(seed, LOG), CONFIG).run();
         }
         assertEquals(0, failed, "seed " + seed + ":\n" + text.toString(StandardCharsets.UTF_8));
     }

@@ -52,7 +52,7 @@ class ReferenceG1Test {
             ReferenceG1 g1 = ReferenceG1.of(curve);
             PrimeField fr = curve.fr();
             int w = curve.fq().limbs();
-            for (GpuSelfTest.ScalarMix mix : GpuSelfTest.ScalarMix.values()) {
+            for (ScalarMix mix : ScalarMix.values()) {
                 for (boolean progression : new boolean[] {false, true}) {
                     int n = 9;
                     MsmInput input = MsmInput.create(g1, fr, n, mix, progression, random);
@@ -82,7 +82,7 @@ class ReferenceG1Test {
         ReferenceG1 g1 = ReferenceG1.of(curve);
         PrimeField fr = curve.fr();
         int n = MsmInput.DISTINCT_POINTS + 5;
-        MsmInput input = MsmInput.create(g1, fr, n, GpuSelfTest.ScalarMix.WITNESS, true, random);
+        MsmInput input = MsmInput.create(g1, fr, n, ScalarMix.WITNESS, true, random);
         int w = fr.limbs();
         int pw = 2 * curve.fq().limbs();
         BigInteger sum = BigInteger.ZERO;

@@ -3,9 +3,8 @@ package io.proofline.lab.bench;
 import io.proofline.cli.Cli;
 import io.proofline.cli.UsageException;
 import io.proofline.gpu.GpuCurve;
-import io.proofline.gpu.internal.GpuDevices;
-import io.proofline.gpu.GpuUnavailableException;
-import io.proofline.gpu.selftest.GpuBenchmark;
+import io.proofline.gpu.GpuPresence;
+import io.proofline.lab.gpu.GpuBenchmark;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -63,7 +62,7 @@ class GpuBenchTest {
 
     @Test
     void withoutAGpuItPrintsOneLineAndExitsThree() {
-        assumeFalse(gpuPresent(), "this machine has a GPU");
+        assumeFalse(GpuPresence.here(), "this machine has a GPU");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = Cli.run(new String[] {"bench", "gpu", "--msm", "16", "--seconds", "5"},
@@ -81,14 +80,5 @@ class GpuBenchTest {
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, code);
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("--msm"), err.toString(StandardCharsets.UTF_8));
-    }
-
-    private static boolean gpuPresent() {
-        try {
-            GpuDevices.discover();
-            return true;
-        } catch (GpuUnavailableException e) {
-            return false;
-        }
     }
 }

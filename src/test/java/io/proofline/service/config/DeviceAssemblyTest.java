@@ -1,14 +1,10 @@
 package io.proofline.service.config;
 
 import io.proofline.engine.device.ProvingDevice;
-import io.proofline.snark.Proof;
-import io.proofline.snark.ProvingKey;
-import io.proofline.snark.Witness;
 import io.proofline.snark.prover.CpuProverBackend;
+import io.proofline.snark.prover.DeviceBackendDouble;
+import io.proofline.snark.prover.DeviceProverBackend;
 import io.proofline.snark.prover.DeviceShare;
-import io.proofline.snark.prover.PendingProof;
-import io.proofline.snark.prover.ProverBackend;
-import io.proofline.snark.prover.Synthesized;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -27,12 +23,33 @@ class DeviceAssemblyTest {
     private static final long GIB = 1L << 30;
 
     /** A GPU backend stand-in: {@code present} devices; each instance remembers the share it was made for. */
-    private record FakeGpu(int present, DeviceShare share) implements ProverBackend {
-        public String name() { return "gpu"; }
-        public int deviceCount() { return present; }
-        public ProverBackend forDevice(DeviceShare s) { return new FakeGpu(present, s); }
-        public PendingProof proveStart(ProvingKey k, Witness w, Synthesized abc) { throw new AssertionError(); }
-        public Proof proveFinish(PendingProof p) { throw new AssertionError(); }
+    private static final class FakeGpu extends DeviceBackendDouble {
+        private final int present;
+        private final DeviceShare share;
+
+        FakeGpu(int present, DeviceShare share) {
+            this.present = present;
+            this.share = share;
+        }
+
+        DeviceShare share() {
+            return share;
+        }
+
+        @Override
+        public String name() {
+            return "gpu";
+        }
+
+        @Override
+        public int deviceCount() {
+            return present;
+        }
+
+        @Override
+        public DeviceProverBackend forDevice(DeviceShare s) {
+            return new FakeGpu(present, s);
+        }
     }
 
     private final CpuProverBackend cpu = new CpuProverBackend();

@@ -317,7 +317,7 @@ class JobRunnerTest {
     void aJobThatFoundNoUsableDeviceGoesBackToTheQueue() throws IOException {
         JobRecord job = queuedWithInputs(1);
         engineFails(new JobId("engine-1"), new io.proofline.engine.NoDeviceAvailableException(
-                "every device faulted on this partition", new io.proofline.engine.device.DeviceFaultException(
+                "every device faulted on this partition", new io.proofline.snark.prover.DeviceFaultException(
                         "device gpu0: CUDA_ERROR_ILLEGAL_ADDRESS")));
         assertThat(runner.run(job.id())).isInstanceOf(JobRunner.Outcome.Retry.class);
         JobRecord requeued = db.jobs.find(job.id()).orElseThrow();

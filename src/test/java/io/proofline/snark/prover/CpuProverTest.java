@@ -16,6 +16,7 @@ import io.proofline.snark.setup.DevSetup;
 import io.proofline.snark.verifier.Groth16Verifier;
 import io.proofline.snark.verifier.VerificationResult;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -26,6 +27,7 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CpuProverTest {
@@ -47,6 +49,20 @@ class CpuProverTest {
             Proof proof = PROVER.prove(key, w);
             checkValid(VerifyingKey.of(key), w.publicSignals(key.nPublic()), proof, tmp,
                     dir.resolve("verification_key.json"));
+        }
+    }
+
+    /** The CPU backend has no device: asked to evaluate a/b/c there, it refuses before any work. */
+    @Test
+    void abcComeOnlyFromTheHost() throws Exception {
+        Path dir = MUL3.resolve("bn128");
+        try (ProvingKey key = ZkeyReader.read(dir.resolve("circuit.zkey"));
+             Witness w = WtnsReader.read(dir.resolve("witness.wtns"), key)) {
+            CpuProverBackend cpu = new CpuProverBackend();
+            assertFalse(cpu.abcOnDevice());
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> cpu.proveStart(key, w, AbcSource.DEVICE));
+            assertTrue(e.getMessage().contains("from the host"), e.getMessage());
         }
     }
 

@@ -46,7 +46,7 @@ public final class ProofHeapProbe {
                 long t3 = total();
                 long[] sh = Msm.compute(key.curve().g1(), key.h(), 0, h.segment(), 0, key.domainSize());
                 long t4 = total();
-                PendingProof p = b.proveStart(key, w, Synthesis.evaluate(key, w, bytes -> arena.allocate(bytes, 8)));
+                PendingProof p = b.proveStart(key, w, AbcSource.host(Synthesis.evaluate(key, w, bytes -> arena.allocate(bytes, 8))));
                 long t5 = total();
                 Proof proof = b.proveFinish(p);
                 long t6 = total();

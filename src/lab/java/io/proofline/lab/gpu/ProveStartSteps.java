@@ -1,4 +1,4 @@
-package io.proofline.gpu;
+package io.proofline.lab.gpu;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,9 +14,9 @@ import java.util.Map;
  * <p>Why spans and not durations: the two streams share the SMs, and a kernel queued behind a long grid of the other
  * stream waits until that grid's blocks have been dispatched. A step's span is then the time it was in flight, not
  * its cost: ΣH's sort, queued behind ΣB2's accumulation, spans most of that accumulation although it sorts in a
- * fraction of it. {@link #alone()} marks a prove start whose two streams' work ran on one stream, one step after the
- * other (a diagnostic: {@code GpuProverBackend#proveStartAlone}); there each span is the step's own device time, and
- * their sum is the device work that two streams can only overlap, not remove.
+ * fraction of it. {@link #alone()} marks a prove start whose stream h began only after stream w had finished, so that
+ * its steps ran one after the other ({@link ProveStartRecorder#aloneNext()}); there each span is the step's own device
+ * time, and their sum is the device work that two streams can only overlap, not remove.
  *
  * @param hostMillis the host's steps in order (enqueue, wait, Horner), milliseconds
  * @param device     the device steps in the order each stream ran them, stream w's first

@@ -1,5 +1,6 @@
-package io.proofline.gpu.internal;
+package io.proofline.lab.gpu;
 
+import io.proofline.gpu.internal.GpuStream;
 import jcuda.driver.CUevent;
 import jcuda.driver.CUevent_flags;
 
@@ -11,12 +12,12 @@ import static jcuda.driver.JCudaDriver.cuEventRecord;
 import static jcuda.driver.JCudaDriver.cuEventSynchronize;
 
 /** Times work on a stream with a pair of CUDA events (device time, not host time). */
-public final class GpuTimer implements AutoCloseable {
+final class GpuTimer implements AutoCloseable {
 
     private final CUevent start = new CUevent();
     private final CUevent stop = new CUevent();
 
-    public GpuTimer() {
+    GpuTimer() {
         check(cuEventCreate(start, CUevent_flags.CU_EVENT_DEFAULT), "cuEventCreate");
         check(cuEventCreate(stop, CUevent_flags.CU_EVENT_DEFAULT), "cuEventCreate");
     }

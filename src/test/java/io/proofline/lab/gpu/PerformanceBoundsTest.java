@@ -1,4 +1,4 @@
-package io.proofline.gpu.selftest;
+package io.proofline.lab.gpu;
 
 import io.proofline.gpu.GpuCurve;
 import org.junit.jupiter.api.Test;

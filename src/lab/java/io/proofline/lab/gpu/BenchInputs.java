@@ -1,4 +1,4 @@
-package io.proofline.gpu.selftest;
+package io.proofline.lab.gpu;
 
 import io.proofline.algebra.curve.CurveGroup;
 import io.proofline.algebra.curve.CurveOps;
@@ -6,6 +6,9 @@ import io.proofline.algebra.field.PrimeField;
 import io.proofline.gpu.internal.DeviceBuffer;
 import io.proofline.gpu.GpuCurve;
 import io.proofline.gpu.internal.GpuStream;
+import io.proofline.gpu.selftest.MsmInput;
+import io.proofline.gpu.selftest.ReferenceG1;
+import io.proofline.gpu.selftest.ScalarMix;
 import io.proofline.snark.setup.WitnessDistribution;
 
 import java.lang.foreign.Arena;
@@ -42,7 +45,7 @@ final class BenchInputs {
         ReferenceG1 g1 = ReferenceG1.of(curve);
         PrimeField fr = curve.fr();
         int distinct = Math.min(n, MsmInput.DISTINCT_POINTS);
-        MsmInput base = MsmInput.create(g1, fr, distinct, GpuSelfTest.ScalarMix.UNIFORM, true, random);
+        MsmInput base = MsmInput.create(g1, fr, distinct, ScalarMix.UNIFORM, true, random);
         long affine = curve.affineBytes();
         DeviceBuffer points = DeviceBuffer.allocate(n * affine);
         DeviceBuffer scalars = null;

@@ -12,8 +12,10 @@ import java.math.BigInteger;
  *       (c1, c0), as the pairing precompile expects.
  *   <li>{@link #EIP_2537}: BLS12-381, 64-byte elements (16 zero bytes of padding, then 48); G2 coordinates as c0, c1.
  * </ul>
+ * A test helper: the service reads no EVM input; go-ethereum's precompile vectors ({@link EthPrecompileVectorsTest})
+ * are written in it.
  */
-public final class EvmPoints {
+final class EvmPoints {
 
     public static final EvmPoints EIP_196 = new EvmPoints("EIP-196/197", 32, true);
     public static final EvmPoints EIP_2537 = new EvmPoints("EIP-2537", 64, false);

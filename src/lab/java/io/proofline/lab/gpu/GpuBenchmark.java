@@ -1,4 +1,4 @@
-package io.proofline.gpu.selftest;
+package io.proofline.lab.gpu;
 
 import io.proofline.gpu.GpuConfig;
 import io.proofline.gpu.internal.GpuContext;
@@ -9,16 +9,15 @@ import io.proofline.gpu.internal.GpuGroup;
 import io.proofline.gpu.internal.GpuMsm;
 import io.proofline.gpu.internal.GpuNtt;
 import io.proofline.gpu.GpuProverBackend;
-import io.proofline.gpu.ProveStartSteps;
+import io.proofline.gpu.selftest.ReferenceG1;
 import io.proofline.gpu.internal.GpuStream;
-import io.proofline.gpu.internal.GpuTimer;
 import io.proofline.gpu.internal.KernelModule;
-import io.proofline.gpu.internal.StepTimes;
 import io.proofline.gpu.internal.DeviceBuffer;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.Witness;
 import io.proofline.snark.SnarkCurve;
 import io.proofline.snark.SnarkCurves;
+import io.proofline.snark.prover.AbcSource;
 import io.proofline.snark.prover.Synthesis;
 import io.proofline.snark.prover.Synthesized;
 import io.proofline.snark.setup.DevSetup;
@@ -189,7 +188,7 @@ public final class GpuBenchmark {
             }
             Arrays.sort(host);
             String stages;
-            try (StepTimes times = new StepTimes()) {
+            try (EventStepTimes times = new EventStepTimes()) {
                 msm.enqueue(in.points(), in.scalars(), stream, times);
                 stages = times.summary();
             }
@@ -220,7 +219,7 @@ public final class GpuBenchmark {
             double[] device = timer.sample(stream, options.warmups(), options.repeats(),
                     () -> msm.enqueue(in.points(), in.scalars(), stream));
             String stages;
-            try (StepTimes times = new StepTimes()) {
+            try (EventStepTimes times = new EventStepTimes()) {
                 msm.enqueue(in.points(), in.scalars(), stream, times);
                 stages = times.summary();
             }
@@ -251,10 +250,11 @@ public final class GpuBenchmark {
     // ---- proofs ---------------------------------------------------------------------------------------------------
 
     private void proofs() {
-        try (GpuProverBackend gpu = new GpuProverBackend(config)) {
+        ProveStartRecorder steps = new ProveStartRecorder();
+        try (GpuProverBackend gpu = new GpuProverBackend(config, steps)) {
             for (GpuCurve curve : options.curves()) {
                 for (int log : options.proofLogs()) {
-                    measured("proof", curve, log, () -> proof(gpu, curve, log));
+                    measured("proof", curve, log, () -> proof(gpu, steps, curve, log));
                 }
             }
         }
@@ -264,7 +264,7 @@ public final class GpuBenchmark {
      * One dev circuit proved twice where the backend evaluates a/b/c on the device: a row with a/b/c from the key's
      * resident rows, and a row with a/b/c evaluated on the host (synthesis, timed once) and uploaded.
      */
-    private void proof(GpuProverBackend gpu, GpuCurve curve, int log) {
+    private void proof(GpuProverBackend gpu, ProveStartRecorder steps, GpuCurve curve, int log) {
         long setup = System.nanoTime();
         try (DevSetup.Result dev = DevSetup.generate(snarkCurve(curve), 1 << log, PUBLIC, options.seed() + log,
                 1, options.witness());
@@ -276,10 +276,10 @@ public final class GpuBenchmark {
             double synthesisMs = (System.nanoTime() - synthesis) / 1e6;
             try {
                 if (gpu.abcOnDevice()) {
-                    proofRow(gpu, curve, log, key, dev.witness(), null, setupS,
+                    proofRow(gpu, steps, curve, log, key, dev.witness(), null, setupS,
                             "a/b/c on the GPU from the key's rows");
                 }
-                proofRow(gpu, curve, log, key, dev.witness(), abc, setupS, String.format(Locale.ROOT,
+                proofRow(gpu, steps, curve, log, key, dev.witness(), abc, setupS, String.format(Locale.ROOT,
                         "a/b/c from the host (one synthesis on CPU threads %.1f ms, not in prove start)",
                         synthesisMs));
             } finally {
@@ -288,13 +288,15 @@ public final class GpuBenchmark {
         }
     }
 
-    private void proofRow(GpuProverBackend gpu, GpuCurve curve, int log, ProvingKey key, Witness witness,
-                          Synthesized abc, double setupS, String abcNote) {
+    private void proofRow(GpuProverBackend gpu, ProveStartRecorder steps, GpuCurve curve, int log, ProvingKey key,
+                          Witness witness, Synthesized abc, double setupS, String abcNote) {
         ProofTiming t = ProofTiming.measure(gpu, key, witness, abc, options.repeats(), options.finishRepeats());
         long[] deviceBytes = gpu.deviceBytes();
-        ProveStartSteps concurrent = gpu.lastProveStartSteps();
+        ProveStartSteps concurrent = steps.last();
         // One more prove start with the steps one after the other: each step's own device time beside its span.
-        ProveStartSteps alone = gpu.proveStartAlone(key, witness, abc);
+        steps.aloneNext();
+        gpu.proveStart(key, witness, abc == null ? AbcSource.DEVICE : AbcSource.host(abc));
+        ProveStartSteps alone = steps.last();
         if (!t.allVerified()) {
             failures++;
         }

@@ -1,10 +1,11 @@
-package io.proofline.gpu.selftest;
+package io.proofline.lab.gpu;
 
 import io.proofline.gpu.GpuProverBackend;
 import io.proofline.snark.Proof;
 import io.proofline.snark.ProvingKey;
 import io.proofline.snark.VerifyingKey;
 import io.proofline.snark.Witness;
+import io.proofline.snark.prover.AbcSource;
 import io.proofline.snark.prover.PendingProof;
 import io.proofline.snark.prover.Synthesized;
 import io.proofline.snark.verifier.Groth16Verifier;
@@ -16,8 +17,7 @@ import java.util.Arrays;
 /**
  * One key and witness proved on the GPU backend, timed by the host clock: prove start's first call (which uploads the
  * key unless it is already resident), then {@code warmRuns} warm calls; prove finish (ΣB2 on CPU threads, the
- * assembly) {@code finishRuns} times, each proof checked with {@link Groth16Verifier}. Shared by {@code gpu-selftest
- * --proofs}, {@code --fixtures} and {@code bench gpu}.
+ * assembly) {@code finishRuns} times, each proof checked with {@link Groth16Verifier}: {@code bench gpu}'s proof rows.
  *
  * @param firstStartMs prove start's first call
  * @param warmStartMs  the warm calls, sorted
@@ -64,7 +64,7 @@ record ProofTiming(double firstStartMs, double[] warmStartMs, double[] finishMs,
     }
 
     private static PendingProof start(GpuProverBackend gpu, ProvingKey key, Witness witness, Synthesized abc) {
-        return abc == null ? gpu.proveStart(key, witness) : gpu.proveStart(key, witness, abc);
+        return gpu.proveStart(key, witness, abc == null ? AbcSource.DEVICE : AbcSource.host(abc));
     }
 
     boolean allVerified() {

@@ -1,4 +1,4 @@
-package io.proofline.engine.device;
+package io.proofline.snark.prover;
 
 /** What a {@link DeviceFaultException} says about its device, and so what the engine does with the device. */
 public enum DeviceFaultKind {
@@ -14,7 +14,8 @@ public enum DeviceFaultKind {
 
     /**
      * The device's context is unusable until rebuilt (a sticky CUDA error such as an illegal address): the breaker
-     * opens at once, and the engine {@linkplain ProvingDevice#reset() resets} the device before its half-open trial.
+     * opens at once, and the engine resets the device ({@link DeviceProverBackend#reopen()}) before its half-open
+     * trial.
      */
     STICKY
 }

@@ -1,4 +1,4 @@
-package io.proofline.gpu.internal;
+package io.proofline.lab.gpu;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -4,7 +4,7 @@ import java.math.BigInteger;
 
 /**
  * Square roots in 𝔽p and in 𝔽p² = 𝔽p[u]/(u² + 1), for primes p ≡ 3 (mod 4) (both BN254's and BLS12-381's base
- * fields). Used to put random x on a curve (tests, compressed points); setup-time code, it allocates.
+ * fields). A test helper that puts random x on a curve (points off the subgroup, invalid keys); it allocates.
  */
 public final class SquareRoots {
 

@@ -1,4 +1,4 @@
-package io.proofline.gpu;
+package io.proofline.lab.gpu;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,16 +1,15 @@
-package io.proofline.gpu.selftest;
+package io.proofline.lab.gpu;
 
 import io.proofline.gpu.GpuCurve;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalDouble;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The parts of bench gpu and the fixtures check that run on the host: rows, and which fixtures are found. */
+/** The parts of bench gpu that run on the host: its rows. */
 class GpuBenchmarkTest {
 
     @Test
@@ -32,19 +31,5 @@ class GpuBenchmarkTest {
                 PerformanceBounds.ntt(18), Double.NaN, OptionalDouble.empty(), "forward");
         assertTrue(row.matches("ntt\\s+bls12_381\\s+2\\^18\\s+0\\.100\\s+0\\.100\\s+0\\.100\\s+1\\s+-\\s+\\S+\\s+x\\S+\\s+-\\s+-\\s+forward"),
                 row);
-    }
-
-    @Test
-    void fixturesAreEveryCommittedCircuitOfBothCurves() throws Exception {
-        Path root = Path.of("src/test/resources/fixtures");
-        List<Path> found = GpuProofCheck.fixtures(root);
-        assertTrue(found.stream().anyMatch(p -> p.getParent().getFileName().toString().equals("bn128")), found.toString());
-        assertTrue(found.stream().anyMatch(p -> p.getParent().getFileName().toString().equals("bls12381")),
-                found.toString());
-        for (Path p : found) {
-            assertTrue(p.resolve("circuit.zkey").toFile().isFile() && p.resolve("witness.wtns").toFile().isFile(), p.toString());
-        }
-        assertEquals(found.stream().sorted().toList(), found, "sorted");
-        assertEquals(List.of(), GpuProofCheck.fixtures(root.resolve("no-such-folder")));
     }
 }
