@@ -28,6 +28,11 @@
 #                  and end, when fewer clients are busy, weighed on its average); --jobs-one the 1-client run's jobs
 #   --no-gpu       no kernel build and no GPU phase (the CPU phase only: how the script is tested on a machine
 #                  without a GPU); --no-cpu leaves the CPU phase out
+#   --circuit-dir D  instead of a dev circuit, the circuit in D (circuit.zkey, witness.wtns; circuit.wasm and
+#                  input.json for --input), registered with its wasm: e.g. the Poseidon chain of
+#                  `scripts/lab/cli-bench.sh fixture` (carry .fixtures/bench)
+#   --input        after each witness (.wtns) run, the same run with input jobs (input.json: the service computes
+#                  the witness with the circuit's witness graph, issue #34)
 #   --budget S     seconds the whole run may take: a phase that would start past it is skipped and each step's
 #                  timeout is cut to what is left (the device allows 600 s a command)
 #   --rps N        proofline.security.requests-per-second for the run: the benchmark's clients poll their jobs,
@@ -38,6 +43,7 @@ cd "$(dirname "$0")/../.."
 repo="$PWD"
 
 log2=20; clients=16; jobs=256; jobs_one=16; warmup=2; cpu_jobs=3; keep_proofs=4; gpu=true; cpu=true
+circuit_dir=""; input=false
 budget=560; port=18080; rps=100000
 archive=.service/proofline-service.tar.xz
 work="${TMPDIR:-/tmp}/proofline-service-run"
@@ -52,6 +58,8 @@ while (($#)); do
         --keep-proofs) keep_proofs="$2"; shift ;;
         --no-gpu) gpu=false ;;
         --no-cpu) cpu=false ;;
+        --circuit-dir) circuit_dir="$2"; shift ;;
+        --input) input=true ;;
         --budget) budget="$2"; shift ;;
         --port) port="$2"; shift ;;
         --rps) rps="$2"; shift ;;
@@ -163,10 +171,20 @@ if [[ -n "$git_head" && "$(head -1 "$svc/COMMIT")" != "$git_head" ]]; then
 fi
 
 constraints=$((1 << log2))
-say "generating the dev circuit: bn128, $constraints constraints"
-PROOFLINE_JAVA_OPTS="-Xmx${PROOFLINE_GEN_HEAP:-24g}" timeout -k 10 "$(upto 240)" "$svc/bin/proofline" dev-circuit \
-    --curve bn128 --constraints "$constraints" --out "$work/circuit" --seed 1 2>&1 | stamp | tee "$results/dev-circuit.log"
-[[ -f "$work/circuit/circuit.zkey" && -f "$work/circuit/witness.wtns" ]] || { say "dev-circuit failed"; exit 1; }
+if [[ -n "$circuit_dir" ]]; then
+    say "the circuit of $circuit_dir"
+    mkdir -p "$work/circuit" && cp "$circuit_dir"/* "$work/circuit/"
+    circuit_name="$(basename "$circuit_dir")"
+else
+    say "generating the dev circuit: bn128, $constraints constraints"
+    PROOFLINE_JAVA_OPTS="-Xmx${PROOFLINE_GEN_HEAP:-24g}" timeout -k 10 "$(upto 240)" "$svc/bin/proofline" dev-circuit \
+        --curve bn128 --constraints "$constraints" --out "$work/circuit" --seed 1 2>&1 | stamp | tee "$results/dev-circuit.log"
+    circuit_name="dev-bn128-2^$log2"
+fi
+[[ -f "$work/circuit/circuit.zkey" && -f "$work/circuit/witness.wtns" ]] || { say "no circuit"; exit 1; }
+if $input && [[ ! -f "$work/circuit/circuit.wasm" || ! -f "$work/circuit/input.json" ]]; then
+    say "--input needs circuit.wasm and input.json in the circuit's folder"; exit 1
+fi
 say "circuit: zkey $(du -h "$work/circuit/circuit.zkey" | cut -f1), witness $(du -h "$work/circuit/witness.wtns" | cut -f1)"
 cp "$work/circuit/verification_key.json" "$results/dev-circuit-verification_key.json"
 
@@ -215,8 +233,10 @@ register_circuit() {
     [[ -n "$circuit_id" ]] && return 0
     say "registering the circuit over HTTP (zkey $(du -h "$work/circuit/circuit.zkey" | cut -f1))"
     local t0=$(date +%s)
-    http register "$base" "$api_key" "$work/circuit/circuit.zkey" "dev-bn128-2^$log2" "$results/circuit.json" \
-        "$(upto 300)"
+    local wasm=""
+    [[ -f "$work/circuit/circuit.wasm" ]] && wasm="$work/circuit/circuit.wasm"
+    http register "$base" "$api_key" "$work/circuit/circuit.zkey" "$circuit_name" "$results/circuit.json" \
+        "$(upto 300)" $wasm
     circuit_id="$(first_id < "$results/circuit.json")"
     if [[ -z "$circuit_id" ]]; then
         fail "registration failed: $(head -c 500 "$results/circuit.json")"; return 1
@@ -231,11 +251,12 @@ register_circuit() {
     say "registered $circuit_id in $(($(date +%s) - t0)) s: $(head -c 400 "$results/circuit.json")"
 }
 
-bench() { # name clients jobs warmup verify-sample
-    local name="$1" c="$2" n="$3" w="$4" sample="$5"
+bench() { # name clients jobs warmup verify-sample; a name ending in -input submits input jobs
+    local name="$1" c="$2" n="$3" w="$4" sample="$5" job=(--witness "$work/circuit/witness.wtns")
+    [[ "$name" == *-input ]] && job=(--input "$work/circuit/input.json")
     say "bench http ($name): $c client(s), $n jobs, warmup $w"
     PROOFLINE_JAVA_OPTS="-Xmx4g" timeout -k 10 "$(upto 400)" "$svc/bin/proofline" bench http --url "$base" \
-        --api-key "$api_key" --circuit "$circuit_id" --witness "$work/circuit/witness.wtns" --clients "$c" \
+        --api-key "$api_key" --circuit "$circuit_id" "${job[@]}" --clients "$c" \
         --jobs "$n" --warmup "$w" --verify-sample "$sample" > "$results/bench-$name.txt" 2>&1 &
     bench_pid=$!
 }
@@ -320,6 +341,15 @@ if $gpu && (($(left) > 60)); then
             snapshots "gpu-$clients"
             finish_bench "gpu-$clients"
             save_proofs gpu "$keep_proofs"
+            if $input; then
+                bench gpu-1-input 1 "$jobs_one" "$warmup" 4
+                finish_bench gpu-1-input
+                pack
+                bench "gpu-$clients-input" "$clients" "$jobs" "$warmup" 4
+                series "gpu-$clients-input" &
+                snapshots "gpu-$clients-input"
+                finish_bench "gpu-$clients-input"
+            fi
         fi
         [[ -n "$monitor_pid" ]] && kill "$monitor_pid" 2>/dev/null
         monitor_pid=""

@@ -4,7 +4,7 @@ but no promise of curl. Every call has a timeout; a failed call exits non-zero w
 
   service-http.py ready BASE TIMEOUT_S                 waits until /actuator/health/readiness is UP
   service-http.py get URL OUT [--key K | --admin PW]   a GET saved to OUT (- for stdout)
-  service-http.py register BASE KEY ZKEY NAME OUT TIMEOUT_S
+  service-http.py register BASE KEY ZKEY NAME OUT TIMEOUT_S [WASM]
                                                        POST /api/v1/circuits (multipart, streamed from the file),
                                                        then polls the circuit until READY (exit 1 if FAILED)
   service-http.py console BASE PASSWORD DIR            form login as admin, then the dashboard, circuits and jobs
@@ -85,12 +85,17 @@ class FileBody:
         yield self.parts[2]
 
 
-def register(base, key, zkey, name, out, timeout_s):
+def register(base, key, zkey, name, out, timeout_s, wasm=None):
     boundary = 'proofline-' + uuid.uuid4().hex
     head = (f'--{boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\n{name}\r\n'
             f'--{boundary}\r\nContent-Disposition: form-data; name="zkey"; filename="circuit.zkey"\r\n'
             'Content-Type: application/octet-stream\r\n\r\n').encode()
-    tail = f'\r\n--{boundary}--\r\n'.encode()
+    tail = b''
+    if wasm:  # the witness calculator, for input jobs: small, so sent from memory after the key's stream
+        with open(wasm, 'rb') as f:
+            tail = (f'\r\n--{boundary}\r\nContent-Disposition: form-data; name="wasm"; filename="circuit.wasm"\r\n'
+                    'Content-Type: application/octet-stream\r\n\r\n').encode() + f.read()
+    tail += f'\r\n--{boundary}--\r\n'.encode()
     body = FileBody(head, zkey, tail)
     headers = {'Content-Type': 'multipart/form-data; boundary=' + boundary, 'Content-Length': str(body.length)}
     deadline = time.time() + float(timeout_s)

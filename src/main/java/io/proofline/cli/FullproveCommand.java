@@ -64,9 +64,11 @@ final class FullproveCommand implements Cli.Command {
         }
         CircomWitness computed;
         try {
-            // One's own circuit on one's own machine: no sandbox deadline or memory cap.
-            computed = CircomWitnessCalculator.load(wasm, CalculatorOptions.defaults().withLimits(WitnessLimits.unlimited()))
-                    .calculate(parsed);
+            // One's own circuit on one's own machine: no sandbox deadline or memory cap. One witness: recording a
+            // witness graph pays off only for the computations after it (bench witness: a recording run costs more
+            // than the wasm alone), so the wasm computes it.
+            computed = CircomWitnessCalculator.load(wasm, CalculatorOptions.defaults()
+                    .withLimits(WitnessLimits.unlimited()).withGraph(false)).calculate(parsed);
         } catch (WitnessException e) {
             String file = switch (e.reason()) {
                 case INVALID_MODULE, RUNTIME_TRAP, LIMIT -> wasm.getFileName().toString();

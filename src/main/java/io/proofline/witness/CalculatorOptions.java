@@ -21,9 +21,13 @@ import java.util.function.Consumer;
  *                    {@link CircomWitness#log()} and {@link WitnessException#log()}); DEBUG logging by default
  * @param limits      the sandbox: time, memory and log bounds ({@link WitnessLimits#defaults()} by default, for wasm
  *                    from anyone; the CLI, running one's own circuit, lifts them)
+ * @param graph       record the circuit's witness graph on the first computation and compute with it (the default);
+ *                    off, the wasm computes every witness (the peer {@code bench witness} measures the graph against)
+ * @param graphMemory where the graph's program lives ({@link GraphMemory#unaccounted()} by default; the service's
+ *                    comes from its memory budget)
  */
 public record CalculatorOptions(ExecutionMode mode, boolean sanityCheck, Consumer<String> logSink,
-                                WitnessLimits limits) {
+                                WitnessLimits limits, boolean graph, GraphMemory graphMemory) {
 
     /** How the wasm is executed. */
     public enum ExecutionMode {
@@ -39,26 +43,35 @@ public record CalculatorOptions(ExecutionMode mode, boolean sanityCheck, Consume
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(logSink, "logSink");
         Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(graphMemory, "graphMemory");
     }
 
     public static CalculatorOptions defaults() {
         return new CalculatorOptions(ExecutionMode.COMPILED, false, line -> CIRCUIT_LOG.debug("{}", line),
-                WitnessLimits.defaults());
+                WitnessLimits.defaults(), true, GraphMemory.unaccounted());
     }
 
     public CalculatorOptions withMode(ExecutionMode mode) {
-        return new CalculatorOptions(mode, sanityCheck, logSink, limits);
+        return new CalculatorOptions(mode, sanityCheck, logSink, limits, graph, graphMemory);
     }
 
     public CalculatorOptions withSanityCheck(boolean sanityCheck) {
-        return new CalculatorOptions(mode, sanityCheck, logSink, limits);
+        return new CalculatorOptions(mode, sanityCheck, logSink, limits, graph, graphMemory);
     }
 
     public CalculatorOptions withLogSink(Consumer<String> logSink) {
-        return new CalculatorOptions(mode, sanityCheck, logSink, limits);
+        return new CalculatorOptions(mode, sanityCheck, logSink, limits, graph, graphMemory);
     }
 
     public CalculatorOptions withLimits(WitnessLimits limits) {
-        return new CalculatorOptions(mode, sanityCheck, logSink, limits);
+        return new CalculatorOptions(mode, sanityCheck, logSink, limits, graph, graphMemory);
+    }
+
+    public CalculatorOptions withGraph(boolean graph) {
+        return new CalculatorOptions(mode, sanityCheck, logSink, limits, graph, graphMemory);
+    }
+
+    public CalculatorOptions withGraphMemory(GraphMemory graphMemory) {
+        return new CalculatorOptions(mode, sanityCheck, logSink, limits, graph, graphMemory);
     }
 }

@@ -2,6 +2,7 @@ package io.proofline.witness;
 
 import java.math.BigInteger;
 import java.util.Arrays;
+import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
@@ -16,12 +17,13 @@ public final class CircomWitness {
     private final int n8;
     private final byte[] values;
     private final List<String> log;
+    private final WitnessEngine engine;
 
     /**
      * @param values {@code size · n8} bytes, each value canonical (below {@code prime}) and little-endian;
      *               taken over, not copied
      */
-    CircomWitness(BigInteger prime, int n8, byte[] values, List<String> log) {
+    CircomWitness(BigInteger prime, int n8, byte[] values, List<String> log, WitnessEngine engine) {
         if (values.length % n8 != 0) {
             throw new IllegalArgumentException(values.length + " bytes is not a whole number of " + n8 + "-byte values");
         }
@@ -29,6 +31,12 @@ public final class CircomWitness {
         this.n8 = n8;
         this.values = values;
         this.log = List.copyOf(log);
+        this.engine = engine;
+    }
+
+    /** Which engine computed it. */
+    public WitnessEngine engine() {
+        return engine;
     }
 
     /** The scalar field's prime r of the circuit (circom's {@code --prime}). */
@@ -63,6 +71,11 @@ public final class CircomWitness {
     /** A copy of the values as {@code size · n8} canonical little-endian bytes (a {@code .wtns} section 2). */
     public byte[] toLittleEndianBytes() {
         return values.clone();
+    }
+
+    /** Copies the values, as {@link #toLittleEndianBytes()} holds them, to the start of {@code target}. */
+    public void copyTo(MemorySegment target) {
+        MemorySegment.copy(MemorySegment.ofArray(values), 0, target, 0, values.length);
     }
 
     /** The prime as {@code n8} little-endian bytes (as in a {@code .wtns} section 1). */

@@ -1,21 +1,34 @@
 package io.proofline.witness;
 
-import com.dylibso.chicory.compiler.InterpreterFallback;
-import com.dylibso.chicory.compiler.MachineFactoryCompiler;
 import com.dylibso.chicory.runtime.ChicoryInterruptedException;
 import com.dylibso.chicory.runtime.Instance;
 import com.dylibso.chicory.runtime.Machine;
 import com.dylibso.chicory.wasm.Parser;
 import com.dylibso.chicory.wasm.WasmModule;
+import io.proofline.algebra.bls12381.Bls12381;
+import io.proofline.algebra.bn254.Bn254;
+import io.proofline.algebra.field.PrimeField;
 import io.proofline.witness.WitnessException.Reason;
+import io.proofline.witness.graph.DeadlineException;
+import io.proofline.witness.graph.GraphBuilder;
+import io.proofline.witness.graph.GraphTooLargeException;
+import io.proofline.witness.graph.GuardFailedException;
+import io.proofline.witness.graph.InputSignal;
+import io.proofline.witness.graph.UnsupportedOperandException;
+import io.proofline.witness.graph.WitnessGraph;
 import io.proofline.witness.internal.CappedMemory;
 import io.proofline.witness.internal.CircomAbort;
 import io.proofline.witness.internal.CircomErrorCode;
 import io.proofline.witness.internal.CircomExports;
 import io.proofline.witness.internal.CircomRuntimeImports;
 import io.proofline.witness.internal.Deadline;
+import io.proofline.witness.internal.FieldElements;
+import io.proofline.witness.internal.FieldHost;
 import io.proofline.witness.internal.Fnv1a64;
+import io.proofline.witness.internal.HostFieldModule;
 import io.proofline.witness.internal.SandboxLimitException;
+import io.proofline.witness.internal.TracingField;
+import io.proofline.witness.internal.UnsupportedModuleException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,33 +37,45 @@ import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Computes witnesses with a circuit's witness-calculator {@code .wasm} ({@code circom --wasm}, circom 2.x)
- * on Chicory, a pure-Java WebAssembly runtime, following circom's {@code witness_calculator.js} step by step:
- * {@code init}; per input signal {@code getInputSignalSize} and one {@code setInputSignal} per value (the
- * circuit runs when the last input is set); then {@code getWitness(i)} for every value.
+ * Computes witnesses with a circuit's witness-calculator {@code .wasm} ({@code circom --wasm}, circom 2.x): by the
+ * circuit's witness graph ({@link WitnessGraph}), recorded from the first computation, for every input that takes the
+ * recorded path; otherwise by the wasm on Chicory, a pure-Java WebAssembly runtime, following circom's
+ * {@code witness_calculator.js} step by step: {@code init}; per input signal {@code getInputSignalSize} and one
+ * {@code setInputSignal} per value (the circuit runs when the last input is set); then {@code getWitness(i)} for every
+ * value. docs/ARCHITECTURE.md ("witness") says when which runs.
  *
- * <p>{@link #load} parses, checks and compiles the module once; {@link #calculate} creates a fresh instance
- * (its own linear memory) per computation, so one calculator can be shared by any number of threads.
+ * <p>{@link #load} parses, checks and compiles the module once; a wasm computation creates a fresh instance (its own
+ * linear memory), a graph evaluation its own slots, so one calculator can be shared by any number of threads.
+ * {@link #close} frees the graph's off-heap program.
  *
  * <p>The module may come from anyone (the service registers uploaded wasm), so it runs in a sandbox
  * ({@link WitnessLimits}): each run of its code on a thread of its own under a deadline (load and computation), its
  * linear memory capped, its log output bounded, and the sizes it reports checked before they size anything.
  */
-public final class CircomWitnessCalculator {
+public final class CircomWitnessCalculator implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(CircomWitnessCalculator.class);
     /** The witness is read into one byte array. */
     private static final long MAX_WITNESS_BYTES = Integer.MAX_VALUE - 8;
+    /** What recording holds per node (kind, operands, value and the constants' index), for the node limit. */
+    private static final long GRAPH_BYTES_PER_NODE = 64;
 
-    private final WasmModule module;
-    /** Chicory's compiled machine for this module, or null for the interpreter. Shareable across instances. */
-    private final Function<Instance, Machine> machineFactory;
+    /** The circuit's wasm as it came: it computes the witnesses that no graph holds. */
+    private final WasmCode wasm;
+    /**
+     * The wasm with its field functions on the host ({@link HostFieldModule}), for recording the graph; null where
+     * the module cannot be rewritten, and once recording is over.
+     */
+    private volatile WasmCode recorder;
     private final boolean hasSharedMemoryStart;
     private final CalculatorOptions options;
     private final int circomVersion;
@@ -58,35 +83,73 @@ public final class CircomWitnessCalculator {
     private final BigInteger prime;
     private final int witnessSize;
     private final int inputSize;
+    /** Address of the element whose long form is the shared RW memory (inputs enter there), or -1. */
+    private final int sharedElement;
+    /** The field the host computes in, or null where the module runs its own field code (and records no graph). */
+    private final PrimeField hostField;
+    private final GraphRecording graph;
 
-    private CircomWitnessCalculator(WasmModule module, CalculatorOptions options) {
-        this.module = module;
+    private CircomWitnessCalculator(WasmModule original, byte[] wasm, CalculatorOptions options) {
         this.options = options;
-        CircomRuntimeImports.checkSupported(module);
-        this.hasSharedMemoryStart = CircomExports.checkSupported(module);
-        this.machineFactory = options.mode() == CalculatorOptions.ExecutionMode.COMPILED ? compile(module) : null;
+        CircomRuntimeImports.checkSupported(original);
+        this.hasSharedMemoryStart = CircomExports.checkSupported(original);
 
         // The module's own code runs for the first time here (its start function, the describing exports).
         CircuitShape shape = Deadline.run("loading the witness calculator", options.limits().loadTimeout(),
-                "witness load timeout", this::probe);
+                "witness load timeout", () -> probe(original));
         this.circomVersion = shape.circomVersion();
         this.n8 = shape.n8();
         this.prime = shape.prime();
         this.witnessSize = shape.witnessSize();
         this.inputSize = shape.inputSize();
+        this.sharedElement = shape.sharedElement();
         if (circomVersion != 2) {
             throw new WitnessException(Reason.INVALID_MODULE, "unsupported circom version " + circomVersion + " (need 2.x)");
         }
+        HostFieldModule rewritten = options.graph() ? hostFieldModule(wasm, prime) : null;
+        this.hostField = rewritten == null ? null : fieldOf(prime);
+        this.wasm = new WasmCode(original, options.mode());
+        this.recorder = rewritten == null ? null : new WasmCode(rewritten.module(), options.mode());
+        // What a first computation runs is compiled now, at load (the wasm on first need where a graph is recorded).
+        (recorder == null ? this.wasm : recorder).machine();
+        this.graph = new GraphRecording(!options.graph() ? "turned off (CalculatorOptions.graph)"
+                : rewritten == null ? "the module's field code cannot run on the host" : null, options.graph());
+    }
+
+    /** The module with its field functions on the host, or null where that cannot be (logged). */
+    private static HostFieldModule hostFieldModule(byte[] wasm, BigInteger prime) {
+        if (fieldOf(prime) == null) {
+            LOG.info("witness calculator over a prime other than BN254's and BLS12-381's scalar fields: its wasm "
+                    + "computes every witness");
+            return null;
+        }
+        try {
+            return HostFieldModule.rewrite(Parser.parse(wasm));
+        } catch (RuntimeException e) { // UnsupportedModuleException, or a module the rewriting trips over
+            LOG.info("witness calculator not laid out as circom's ({}): its wasm computes every witness",
+                    e.getMessage());
+            return null;
+        }
+    }
+
+    private static PrimeField fieldOf(BigInteger prime) {
+        for (PrimeField field : List.of(Bn254.FR, Bls12381.FR)) {
+            if (field.modulus().equals(prime)) {
+                return field;
+            }
+        }
+        return null;
     }
 
     /** What the module says about its circuit, each size checked before anything is sized by it. */
-    private record CircuitShape(int circomVersion, int n8, BigInteger prime, int witnessSize, int inputSize) {
+    private record CircuitShape(int circomVersion, int n8, BigInteger prime, int witnessSize, int inputSize,
+                                int sharedElement) {
     }
 
-    private CircuitShape probe() {
+    private CircuitShape probe(WasmModule original) {
         CircomRuntimeImports runtime = runtime();
         try {
-            CircomExports probe = new CircomExports(instantiate(runtime), hasSharedMemoryStart);
+            CircomExports probe = new CircomExports(instantiate(original, null, runtime, null), hasSharedMemoryStart);
             int version = probe.version();
             int n32 = probe.n32();
             if (n32 < 1 || n32 > CircomRuntimeImports.MAX_N32) {
@@ -108,7 +171,7 @@ public final class CircomWitnessCalculator {
                         + ": not between 0 and the witness size " + witnessValues);
             }
             return new CircuitShape(version, bytes, Bytes.fromLittleEndian(primeBytes, 0, bytes), witnessValues,
-                    inputValues);
+                    inputValues, probe.sharedElement());
         } catch (WitnessException e) {
             throw e;
         } catch (RuntimeException | StackOverflowError e) {
@@ -131,7 +194,7 @@ public final class CircomWitnessCalculator {
         } catch (RuntimeException e) {
             throw new WitnessException(Reason.INVALID_MODULE, "not a valid WebAssembly module: " + e.getMessage(), e);
         }
-        return new CircomWitnessCalculator(module, options);
+        return new CircomWitnessCalculator(module, wasm, options);
     }
 
     public static CircomWitnessCalculator load(Path wasm) {
@@ -177,30 +240,212 @@ public final class CircomWitnessCalculator {
     }
 
     /**
-     * Computes the witness for {@code input}.
+     * Computes the witness for {@code input}: by the circuit's witness graph where it has one and the input takes the
+     * recorded path, else by its wasm (the first computation records the graph as it runs).
      *
      * @throws WitnessException with circom's message when an input signal is unknown or has the wrong
      *                          number of values, inputs are missing, or the circuit fails (e.g. an {@code assert});
      *                          with {@link Reason#INTERRUPTED} when the thread is interrupted (cancellation)
      */
     public CircomWitness calculate(WitnessInput input) {
+        WitnessGraph recorded = graph.acquire();
+        if (recorded != null) {
+            Optional<CircomWitness> computed;
+            try {
+                computed = evaluate(recorded, input);
+            } finally {
+                graph.release();
+            }
+            if (computed.isPresent()) {
+                return computed.get();
+            }
+        } else if (graph.startRecording()) {
+            try {
+                return Deadline.run("the witness computation", options.limits().timeout(), "witness timeout",
+                        () -> recordHere(input));
+            } finally {
+                graph.endRecording();
+            }
+        }
         return Deadline.run("the witness computation", options.limits().timeout(), "witness timeout",
                 () -> calculateHere(input));
     }
 
+    /** The graph's witness, or empty where the wasm must compute it (another path, other inputs). */
+    private Optional<CircomWitness> evaluate(WitnessGraph recorded, WitnessInput input) {
+        Optional<BigInteger[]> values = recorded.order(input.signals());
+        if (values.isEmpty()) {
+            graph.offPath("the input's signals are not the recorded ones");
+            return Optional.empty();
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            throw new WitnessException(Reason.INTERRUPTED, "the witness computation was interrupted");
+        }
+        Duration timeout = options.limits().timeout();
+        long deadline = timeout.isZero() ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
+        byte[] out = new byte[Math.multiplyExact(witnessSize, n8)];
+        try {
+            recorded.evaluate(values.get(), out, deadline);
+            return Optional.of(new CircomWitness(prime, n8, out, List.of(), WitnessEngine.GRAPH));
+        } catch (GuardFailedException | UnsupportedOperandException e) {
+            graph.offPath(e.getMessage());
+            return Optional.empty();
+        } catch (DeadlineException e) {
+            if (e.interrupted()) {
+                throw new WitnessException(Reason.INTERRUPTED, "the witness computation was interrupted");
+            }
+            throw new WitnessException(Reason.LIMIT, "the witness computation took longer than the witness timeout of "
+                    + Deadline.format(timeout));
+        }
+    }
+
     private CircomWitness calculateHere(WitnessInput input) {
         CircomRuntimeImports runtime = runtime();
-        CircomExports wasm = guarded(runtime, "starting", () -> new CircomExports(instantiate(runtime), hasSharedMemoryStart));
+        CircomExports wasm = start(this.wasm, runtime, null);
+        setInputs(wasm, runtime, input, (hash, index, value) -> {
+            byte[] le = Bytes.toLittleEndian(value.mod(prime), n8); // snarkjs's normalize()
+            wasm.writeShared(le, 0);
+            wasm.setInputSignal(hash, index);
+        });
+        return guarded(runtime, "reading the witness", () -> readWitness(wasm, runtime));
+    }
+
+    /**
+     * A recording run: the wasm computes the witness with {@link TracingField} behind its field functions, and the
+     * graph it leaves is kept for the next computations. Where recording fails, the wasm computes this witness.
+     */
+    private CircomWitness recordHere(WitnessInput input) {
+        long started = System.nanoTime();
+        GraphBuilder builder = new GraphBuilder(hostField, options.limits().maxMemoryBytes() / GRAPH_BYTES_PER_NODE);
+        CircomRuntimeImports runtime = CircomRuntimeImports.forRecording(options.limits().maxLogBytes(),
+                options.limits().maxMemoryBytes());
+        try {
+            CircomWitness witness = record(builder, runtime, input);
+            recorder = null; // its compiled code can go
+            WitnessGraph recorded = graph.graph();
+            if (recorded != null) {
+                LOG.info("witness graph recorded in {} ms: {} operators, {} guards, {} KiB of program off the heap, "
+                                + "{} KiB an evaluation", (System.nanoTime() - started) / 1_000_000,
+                        recorded.operators(), recorded.guards(), recorded.programBytes() >> 10,
+                        recorded.evaluationBytes() >> 10);
+            }
+            return witness;
+        } catch (WitnessException e) {
+            if (e.reason() == Reason.INTERRUPTED || e.reason() == Reason.INVALID_INPUT && !isStructural(e)) {
+                throw e; // the same answer the wasm gives, and no fault of the recording
+            }
+            graph.failed(why(e), isStructural(e));
+        } catch (RuntimeException | StackOverflowError e) {
+            graph.failed(why(e), isStructural(e));
+        } finally {
+            if (graph.graph() != null || graph.noGraph() != null) {
+                recorder = null; // its compiled code can go
+            }
+        }
+        return calculateHere(input);
+    }
+
+    private CircomWitness record(GraphBuilder builder, CircomRuntimeImports runtime, WitnessInput input) {
+        if (sharedElement < 0) {
+            throw new UnsupportedModuleException("the module does not export getSharedRWMemoryStart");
+        }
+        int staging = sharedElement;
+        TracingField field = new TracingField(builder, staging);
+        WasmCode code = recorder;
+        if (code == null) {
+            throw new UnsupportedModuleException("recording is over");
+        }
+        CircomExports recording = start(code, runtime, field);
+        List<InputSignal> signals = new ArrayList<>();
+        setInputs(recording, runtime, input, (hash, index, value) -> {
+            long[] montgomery = hostField.fromBigInteger(value);
+            FieldElements.writeNode(recording.memory(), staging, builder.input(montgomery));
+            recording.setInputSignal(hash, index);
+        }, signals);
+        byte[] values = new byte[Math.multiplyExact(witnessSize, n8)];
+        long[] limbs = new long[hostField.limbs()];
+        guarded(runtime, "reading the witness", () -> {
+            for (int i = 0; i < witnessSize; i++) {
+                recording.loadWitness(i);
+                builder.witness(i, field.handedOut());
+                builder.value(field.handedOut(), limbs, 0);
+                hostField.toBytes(limbs, 0, false, false, values, i * n8);
+            }
+            return null;
+        });
+        GraphMemory.Block[] block = new GraphMemory.Block[1];
+        WitnessGraph recorded = builder.build(witnessSize, signals, bytes -> {
+            block[0] = allocateGraph(bytes);
+            return block[0].segment();
+        });
+        long cap = options.limits().maxMemoryBytes();
+        if (recorded.evaluationBytes() > cap) {
+            block[0].close();
+            throw new GraphTooLargeException("an evaluation of the witness graph needs more than the witness memory "
+                    + "limit of " + cap + " bytes");
+        }
+        graph.recorded(recorded, block[0]);
+        return new CircomWitness(prime, n8, values, List.of(), WitnessEngine.WASM);
+    }
+
+    /** What stopped a recording: the structural cause where there is one, else the failure itself. */
+    private static String why(Throwable e) {
+        Throwable cause = findCause(e, UnsupportedModuleException.class);
+        if (cause == null) {
+            cause = findCause(e, GraphTooLargeException.class);
+        }
+        return cause != null ? cause.getMessage() : e.getMessage() != null ? e.getMessage() : e.toString();
+    }
+
+    /** The program's block, within the witness memory limit and where the graph memory has room. */
+    private GraphMemory.Block allocateGraph(long bytes) {
+        long cap = options.limits().maxMemoryBytes();
+        if (bytes > cap) {
+            throw new GraphTooLargeException("the witness graph's program needs " + bytes + " bytes, more than the "
+                    + "witness memory limit of " + cap);
+        }
+        // No room now is no fault of the circuit: a later computation records again (GraphRecording.ATTEMPTS).
+        return options.graphMemory().allocate(bytes).orElseThrow(() -> new IllegalStateException(
+                "the memory budget has no room for the witness graph's " + bytes + " bytes"));
+    }
+
+    /**
+     * Frees the witness graph's memory (at once, or when the computations running on it end); computations after it
+     * run on the wasm.
+     */
+    @Override
+    public void close() {
+        graph.close();
+    }
+
+    private static boolean isStructural(Throwable e) {
+        return findCause(e, UnsupportedModuleException.class) != null
+                || findCause(e, GraphTooLargeException.class) != null;
+    }
+
+    /** A new instance of {@code code}, started ({@code init}); {@code field} behind its host field functions. */
+    private CircomExports start(WasmCode code, CircomRuntimeImports runtime, FieldHost field) {
+        CircomExports wasm = guarded(runtime, "starting", () -> new CircomExports(
+                instantiate(code.module(), code.machine(), runtime, field), hasSharedMemoryStart));
         guarded(runtime, "init", () -> {
             wasm.init(options.sanityCheck());
             return null;
         });
-        setInputs(wasm, runtime, input);
-        return guarded(runtime, "reading the witness", () -> readWitness(wasm, runtime));
+        return wasm;
     }
 
-    private void setInputs(CircomExports wasm, CircomRuntimeImports runtime, WitnessInput input) {
-        byte[] element = new byte[n8];
+    /** Sets one input value: puts it where {@code setInputSignal} reads it, then calls it. */
+    @FunctionalInterface
+    private interface InputSetter {
+        void set(long hash, int index, BigInteger value);
+    }
+
+    private void setInputs(CircomExports wasm, CircomRuntimeImports runtime, WitnessInput input, InputSetter setter) {
+        setInputs(wasm, runtime, input, setter, new ArrayList<>());
+    }
+
+    private void setInputs(CircomExports wasm, CircomRuntimeImports runtime, WitnessInput input, InputSetter setter,
+                           List<InputSignal> signals) {
         int set = 0;
         for (Map.Entry<String, List<BigInteger>> signal : input.signals().entrySet()) {
             String name = signal.getKey();
@@ -217,14 +462,15 @@ public final class CircomWitnessCalculator {
                 throw new WitnessException(Reason.INVALID_INPUT, (values.size() < expected ? "Not enough" : "Too many")
                         + " values for input signal " + name + ": expected " + expected + ", got " + values.size());
             }
+            if (!values.isEmpty()) {
+                signals.add(new InputSignal(name, set, values.size()));
+            }
             for (int i = 0; i < values.size(); i++) {
-                byte[] le = Bytes.toLittleEndian(values.get(i).mod(prime), n8); // snarkjs's normalize()
-                System.arraycopy(le, 0, element, 0, n8);
                 int index = i;
+                BigInteger value = values.get(i);
                 // The circuit itself runs inside the call that sets the last input value.
                 guarded(runtime, "input '" + name + "'[" + i + "]", () -> {
-                    wasm.writeShared(element, 0);
-                    wasm.setInputSignal(hash, index);
+                    setter.set(hash, index, value);
                     return null;
                 });
                 set++;
@@ -242,7 +488,7 @@ public final class CircomWitnessCalculator {
             wasm.loadWitness(i);
             wasm.readShared(values, i * n8);
         }
-        return new CircomWitness(prime, n8, values, runtime.log());
+        return new CircomWitness(prime, n8, values, runtime.log(), WitnessEngine.WASM);
     }
 
     private CircomRuntimeImports runtime() {
@@ -250,12 +496,13 @@ public final class CircomWitnessCalculator {
         return new CircomRuntimeImports(options.logSink(), limits.maxLogBytes(), limits.maxMemoryBytes());
     }
 
-    private Instance instantiate(CircomRuntimeImports runtime) {
+    private Instance instantiate(WasmModule wasm, Function<Instance, Machine> machine, CircomRuntimeImports runtime,
+                                 FieldHost field) {
         long maxMemory = options.limits().maxMemoryBytes();
-        Instance.Builder builder = Instance.builder(module).withImportValues(runtime.importValues(module))
+        Instance.Builder builder = Instance.builder(wasm).withImportValues(runtime.importValues(wasm, field))
                 .withMemoryFactory(limits -> CappedMemory.of(limits, maxMemory));
-        if (machineFactory != null) {
-            builder.withMachineFactory(machineFactory);
+        if (machine != null) {
+            builder.withMachineFactory(machine);
         }
         return builder.build();
     }
@@ -306,13 +553,4 @@ public final class CircomWitnessCalculator {
         return null;
     }
 
-    /** Compiles once per module; a module Chicory cannot compile still runs, interpreted. */
-    private static Function<Instance, Machine> compile(WasmModule module) {
-        try {
-            return MachineFactoryCompiler.builder(module).withInterpreterFallback(InterpreterFallback.SILENT).compile();
-        } catch (RuntimeException | LinkageError e) {
-            LOG.warn("Chicory could not compile the witness calculator; interpreting it (slower): {}", e.toString());
-            return null;
-        }
-    }
 }

@@ -15,7 +15,7 @@ import java.util.TreeMap;
 public final class BenchCommand implements Cli.Command {
 
     private static final List<BenchSuite> SUITES = List.of(new AlgebraBench(), new ProveBench(), new PipelineBench(),
-            new GpuBench(), new LanesBench(), new HttpBench(), new SoakBench());
+            new GpuBench(), new LanesBench(), new HttpBench(), new SoakBench(), new WitnessBench());
 
     private final Map<String, BenchSuite> suites = new TreeMap<>();
 

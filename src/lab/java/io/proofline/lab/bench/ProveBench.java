@@ -195,6 +195,11 @@ final class ProveBench implements BenchSuite {
         if (p.waitFor() != 0) {
             throw new IllegalStateException("snarkjs failed on " + c.name + ":\n" + text);
         }
+        return parseTime(text);
+    }
+
+    /** {wall seconds, max RSS KiB} from the report of {@code /usr/bin/time -v}. */
+    static double[] parseTime(String text) {
         Matcher wall = Pattern.compile("Elapsed \\(wall clock\\) time \\(h:mm:ss or m:ss\\): (?:(\\d+):)?(\\d+):([\\d.]+)")
                 .matcher(text);
         Matcher rss = Pattern.compile("Maximum resident set size \\(kbytes\\): (\\d+)").matcher(text);

@@ -210,10 +210,10 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
             throw new WitnessRejectedException("the witness calculator produced " + computed.size()
                     + " values mod " + computed.prime() + ", the key expects " + key.nVars() + " over " + key.curve());
         }
-        byte[] values = computed.toLittleEndianBytes();
-        OffHeapBuffer buffer = allocator.allocate(BufferClass.WITNESS, values.length);
-        MemorySegment segment = buffer.segment().asSlice(0, values.length);
-        segment.copyFrom(MemorySegment.ofArray(values));
+        long bytes = (long) computed.size() * computed.n8();
+        OffHeapBuffer buffer = allocator.allocate(BufferClass.WITNESS, bytes);
+        MemorySegment segment = buffer.segment().asSlice(0, bytes);
+        computed.copyTo(segment);
         return new Witness(key.curve(), computed.size(), segment, null);
     }
 

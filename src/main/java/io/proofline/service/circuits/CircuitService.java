@@ -666,7 +666,8 @@ public class CircuitService {
             if (hasWasm) {
                 CircomWitnessCalculator calculator;
                 try {
-                    calculator = CircomWitnessCalculator.load(staging.resolve(WASM), calculatorOptions);
+                    // A check: it computes no witness, so it records no graph (the key cache's calculator will).
+                    calculator = CircomWitnessCalculator.load(staging.resolve(WASM), calculatorOptions.withGraph(false));
                 } catch (RuntimeException e) {
                     throw InvalidFieldException.unprocessable("wasm", "not a circom witness calculator: "
                             + e.getMessage());

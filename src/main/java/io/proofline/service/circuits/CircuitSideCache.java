@@ -2,6 +2,7 @@ package io.proofline.service.circuits;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -18,8 +19,15 @@ final class CircuitSideCache<V> {
 
     private final int capacity;
     private final LinkedHashMap<String, V> entries;
+    private final Consumer<V> onDrop;
 
     CircuitSideCache(int capacity) {
+        this(capacity, value -> { });
+    }
+
+    /** @param onDrop frees what a value holds beyond the heap, when the cache lets it go (a witness graph's memory) */
+    CircuitSideCache(int capacity, Consumer<V> onDrop) {
+        this.onDrop = onDrop;
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be positive: " + capacity);
         }
@@ -27,7 +35,11 @@ final class CircuitSideCache<V> {
         this.entries = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
-                return size() > CircuitSideCache.this.capacity;
+                if (size() > CircuitSideCache.this.capacity) {
+                    onDrop.accept(eldest.getValue());
+                    return true;
+                }
+                return false;
             }
         };
     }
@@ -43,13 +55,26 @@ final class CircuitSideCache<V> {
         V made = load.apply(circuitId);
         synchronized (this) {
             V raced = entries.putIfAbsent(circuitId, made);
-            return raced != null ? raced : made;
+            if (raced != null) {
+                onDrop.accept(made);
+                return raced;
+            }
+            return made;
         }
     }
 
     /** Drops the circuit's value (its key was evicted, or the circuit deleted). */
     synchronized void drop(String circuitId) {
-        entries.remove(circuitId);
+        V dropped = entries.remove(circuitId);
+        if (dropped != null) {
+            onDrop.accept(dropped);
+        }
+    }
+
+    /** Drops every value (at shutdown). */
+    synchronized void clear() {
+        entries.values().forEach(onDrop);
+        entries.clear();
     }
 
     synchronized int size() {

@@ -22,6 +22,7 @@ import io.proofline.snark.prover.DeviceProverBackend;
 import io.proofline.snark.verifier.PreparedVerifyingKey;
 import io.proofline.witness.CalculatorOptions;
 import io.proofline.witness.CircomWitnessCalculator;
+import io.proofline.witness.GraphMemory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,7 +75,7 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
     private final CircuitSideCache<PreparedVerifyingKey> verifyingKeys = new CircuitSideCache<>(VERIFYING_KEYS);
     private final CalculatorOptions calculatorOptions;
     private final CircuitSideCache<Optional<CircomWitnessCalculator>> calculators =
-            new CircuitSideCache<>(CALCULATORS);
+            new CircuitSideCache<>(CALCULATORS, calculator -> calculator.ifPresent(CircomWitnessCalculator::close));
     private final CircuitSideCache<Optional<R1cs>> constraintSystems = new CircuitSideCache<>(CONSTRAINT_SYSTEMS);
     private final List<DeviceProverBackend> devices;
 
@@ -257,7 +258,36 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
     public Optional<CircomWitnessCalculator> witnessCalculator(String circuitId) {
         return calculators.get(circuitId, id -> {
             Path wasm = data.circuit(id).resolve(CircuitService.WASM);
-            return Files.exists(wasm) ? Optional.of(CircomWitnessCalculator.load(wasm, calculatorOptions)) : Optional.empty();
+            return Files.exists(wasm) ? Optional.of(CircomWitnessCalculator.load(wasm,
+                    calculatorOptions.withGraphMemory(this::graphBlock))) : Optional.empty();
+        });
+    }
+
+    /**
+     * A witness graph's program: reserved from the budget (never waited for: without room the circuit's wasm computes
+     * its witnesses) and counted as {@link BufferClass#KEY_HOST}, freed when the calculator is dropped.
+     */
+    private Optional<GraphMemory.Block> graphBlock(long bytes) {
+        return budget.tryAcquire(bytes).map(reservation -> {
+            OffHeapBuffer buffer;
+            try {
+                buffer = tracker.allocate(BufferClass.KEY_HOST, Stage.RESIDENT, bytes);
+            } catch (RuntimeException | Error e) {
+                reservation.close();
+                throw e;
+            }
+            return new GraphMemory.Block() {
+                @Override
+                public MemorySegment segment() {
+                    return buffer.segment();
+                }
+
+                @Override
+                public void close() {
+                    buffer.close();
+                    reservation.close();
+                }
+            };
         });
     }
 
@@ -369,6 +399,7 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
     public synchronized void close() {
         entries.values().forEach(Entry::close);
         entries.clear();
+        calculators.clear();
     }
 
     /** Frees the device copies of a key about to be closed; a device that fails to free it only logs. */

@@ -70,6 +70,19 @@ public final class CircomExports {
         return functions.contains(SHARED_START);
     }
 
+    /**
+     * Address of the field element whose long form is the shared RW memory (its short value and type word lie in
+     * the 8 bytes before it), or -1 where the module does not export {@code getSharedRWMemoryStart}.
+     */
+    public int sharedElement() {
+        return sharedStart < 0 ? -1 : sharedStart - 8;
+    }
+
+    /** The instance's linear memory. */
+    public Memory memory() {
+        return instance.memory();
+    }
+
     public int version() {
         return call("getVersion");
     }

@@ -47,6 +47,7 @@ public final class CircomRuntimeImports {
     public static final int MAX_N32 = 16;
 
     private final Consumer<String> logSink;
+    private final boolean recording;
     private final long maxMemoryBytes;
     private final long maxLogChars;
     private long logChars;
@@ -60,6 +61,19 @@ public final class CircomRuntimeImports {
      * @param maxMemoryBytes the size an imported linear memory may reach
      */
     public CircomRuntimeImports(Consumer<String> logSink, long maxLogChars, long maxMemoryBytes) {
+        this(logSink, maxLogChars, maxMemoryBytes, false);
+    }
+
+    /**
+     * For a recording run ({@link TracingField}): the circuit's {@code log()} would print node references, not values,
+     * so a circuit that logs stops the recording ({@link UnsupportedModuleException}) and is left to the wasm.
+     */
+    public static CircomRuntimeImports forRecording(long maxLogChars, long maxMemoryBytes) {
+        return new CircomRuntimeImports(line -> { }, maxLogChars, maxMemoryBytes, true);
+    }
+
+    private CircomRuntimeImports(Consumer<String> logSink, long maxLogChars, long maxMemoryBytes, boolean recording) {
+        this.recording = recording;
         this.logSink = logSink;
         this.maxLogChars = maxLogChars;
         this.maxMemoryBytes = maxMemoryBytes;
@@ -86,10 +100,21 @@ public final class CircomRuntimeImports {
 
     /** The import values for one instance of {@code module}, typed as the module declares them. */
     public ImportValues importValues(WasmModule module) {
+        return importValues(module, null);
+    }
+
+    /**
+     * The import values for one instance of {@code module}, a {@link HostFieldModule}'s field imports (if any)
+     * calling {@code field}.
+     */
+    public ImportValues importValues(WasmModule module, FieldHost field) {
         ImportValues.Builder builder = ImportValues.builder();
         for (int i = 0; i < module.importSection().importCount(); i++) {
             Import imp = module.importSection().getImport(i);
             switch (imp) {
+                case FunctionImport f when HostFieldModule.IMPORT_MODULE.equals(f.module()) && field != null ->
+                        builder.addFunction(FieldImports.function(f.name(), module.typeSection().getType(f.typeIndex()),
+                                field));
                 case FunctionImport f -> builder.addFunction(new HostFunction(f.module(), f.name(),
                         module.typeSection().getType(f.typeIndex()), handler(f.name())));
                 case MemoryImport m -> builder.addMemory(
@@ -101,6 +126,11 @@ public final class CircomRuntimeImports {
     }
 
     private WasmFunctionHandle handler(String name) {
+        if (recording && !name.equals("exceptionHandler") && !name.equals("printErrorMessage")) {
+            return (instance, args) -> {
+                throw new UnsupportedModuleException("the circuit logs (runtime." + name + ")");
+            };
+        }
         return switch (name) {
             case "exceptionHandler" -> (instance, args) -> {
                 throw new CircomAbort((int) args[0]);

@@ -72,7 +72,7 @@ public final class Deadline {
     }
 
     /** {@code 2m}, {@code 10s}, {@code 250ms}: as the setting is written. */
-    static String format(Duration d) {
+    public static String format(Duration d) {
         if (d.toMillis() % 60_000 == 0) {
             return d.toMinutes() + "m";
         }

@@ -291,6 +291,28 @@ public class KeyCacheTest {
         assertThat(cache.holdsSideData(B)).as("dropped with the key evicted for memory").isFalse();
     }
 
+    /**
+     * A calculator's witness graph is reserved from the budget when it is recorded and given back when the key cache
+     * drops the calculator; computations after that run on the wasm.
+     */
+    @Test
+    void aWitnessGraphIsReservedFromTheBudgetUntilItsCalculatorIsDropped() throws Exception {
+        cache(10 * keyBytes, Duration.ofMinutes(1));
+        Path fixture = Path.of("src/test/resources/witness/lessthan-bls12381");
+        Files.copy(fixture.resolve("circuit.wasm"), data.circuit(A).resolve(CircuitService.WASM));
+        var calculator = cache.witnessCalculator(A).orElseThrow();
+        var input = io.proofline.witness.WitnessInput.readJson(fixture.resolve("input.json"));
+
+        assertThat(calculator.calculate(input).engine()).as("the recording run")
+                .isEqualTo(io.proofline.witness.WitnessEngine.WASM);
+        assertThat(budget.reserved()).as("the graph's program").isPositive();
+        assertThat(calculator.calculate(input).engine()).isEqualTo(io.proofline.witness.WitnessEngine.GRAPH);
+
+        cache.forget(A);
+        assertThat(budget.reserved()).as("given back with the calculator").isZero();
+        assertThat(calculator.calculate(input).engine()).isEqualTo(io.proofline.witness.WitnessEngine.WASM);
+    }
+
     /** The side caches keep at most their capacity, least recently used out first. */
     @Test
     void sideCachesAreBoundedLeastRecentlyUsedFirst() {
