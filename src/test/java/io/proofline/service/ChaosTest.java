@@ -49,6 +49,8 @@ class ChaosTest {
     /** The poison job is tenant-a's submission of this index. */
     static final int POISON_INDEX = 8;
     static final long SEED = 33;
+    /** Each tenant submits in this many waves; the killed instance dies between two waves, so at least WAVES - 1. */
+    static final int WAVES = 4;
     static final Duration TIMEOUT = Duration.ofMinutes(15);
     /** The innocent jobs' circuit: snarkjs's mul3, a proof in milliseconds, so that the test's time is the chaos's. */
     private static final Path MUL3 = Path.of("src/test/resources/snarkjs/mul3/bn128");
@@ -87,7 +89,7 @@ class ChaosTest {
                 List<Future<?>> submitting = new ArrayList<>();
                 for (String tenant : TENANTS) {
                     submitting.add(threads.submit(() -> submitAll(instances, tenant, circuit, circuitDir,
-                            poisonCircuit, poisonDir, jobs)));
+                            poisonCircuit, poisonDir, jobs, chaos)));
                 }
                 Future<?> killing = threads.submit(() -> chaos.killAgainAndAgain(killed));
                 for (Future<?> f : submitting) {
@@ -121,7 +123,7 @@ class ChaosTest {
                         killed.exits(), terminated.exits(), charged.getOrDefault(poison.id(), 0),
                         charged.entrySet().stream().filter(e -> !e.getKey().equals(poison.id()))
                                 .map(Map.Entry::getValue).sorted(Collections.reverseOrder()).toList());
-                assertThat(chaos.kills.get()).as("SIGKILLs while jobs ran").isGreaterThanOrEqualTo(3);
+                assertThat(chaos.kills.get()).as("SIGKILLs while jobs ran").isGreaterThanOrEqualTo(WAVES - 1);
                 assertThat(chaos.terminated).as("the other instance was SIGTERMed mid-run").isTrue();
             }
         }
@@ -155,6 +157,17 @@ class ChaosTest {
             }
         }
 
+        /**
+         * Waits until the killed instance has died {@code n} times: submissions come in waves between kills, so that
+         * the kills fall among running jobs however fast the machine proves.
+         */
+        void awaitKills(int n) throws InterruptedException {
+            long end = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+            while (kills.get() < n && System.nanoTime() < end) {
+                Thread.sleep(100);
+            }
+        }
+
         void stop() {
             stopped = true;
         }
@@ -170,14 +183,23 @@ class ChaosTest {
         return id;
     }
 
-    /** One tenant's share of the jobs, one or two partitions each, to whichever instance answers. */
+    /**
+     * One tenant's share of the jobs, one or two partitions each, to whichever instance answers, in {@link #WAVES}
+     * waves with a SIGKILL between two waves.
+     */
     private static Void submitAll(List<Supervised> instances, String tenant, String circuit, Path circuitDir,
-                                  String poisonCircuit, Path poisonDir, List<Submitted> jobs) throws Exception {
+                                  String poisonCircuit, Path poisonDir, List<Submitted> jobs, Chaos chaos)
+            throws Exception {
+        int perTenant = JOBS / TENANTS.size();
+        int perWave = perTenant / WAVES;
         Random random = new Random(SEED + tenant.hashCode());
         String witness = Base64.getEncoder().encodeToString(Files.readAllBytes(circuitDir.resolve("witness.wtns")));
         String poisonWitness = Base64.getEncoder().encodeToString(Files.readAllBytes(poisonDir.resolve(
                 "witness.wtns")));
-        for (int i = 0; i < JOBS / TENANTS.size(); i++) {
+        for (int i = 0; i < perTenant; i++) {
+            if (i > 0 && i % perWave == 0) {
+                chaos.awaitKills(i / perWave);
+            }
             boolean poison = tenant.equals(TENANTS.getFirst()) && i == POISON_INDEX;
             int partitions = poison ? 1 : 1 + random.nextInt(2);
             String w = poison ? poisonWitness : witness;
