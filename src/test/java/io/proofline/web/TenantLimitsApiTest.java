@@ -28,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
         "proofline.security.api-keys=limited-key,small-key,free-key",
         "proofline.security.admin-password=admin-pw",
         "proofline.store.polling-interval=200ms",
-        "proofline.memory.budget=1GB"})
+        "proofline.memory.budget=1GB",
+        "management.defaults.metrics.export.enabled=true"})
 @Tag("slow")
 class TenantLimitsApiTest {
 
@@ -90,6 +91,22 @@ class TenantLimitsApiTest {
             Api owner = r == within ? limited : free;
             assertThat(owner.awaitJob(id, Duration.ofMinutes(2)).get("status").asString()).isEqualTo("DONE");
         }
+
+        // the gauges of a tenant appear once it has used the service (the scrape after it is first seen)
+        String basic = "Basic " + Base64.getEncoder().encodeToString("admin:admin-pw".getBytes());
+        Api anonymous = new Api(port, null);
+        anonymous.send(anonymous.request("/actuator/prometheus").header("Authorization", basic));
+        String metrics = anonymous.send(anonymous.request("/actuator/prometheus").header("Authorization", basic))
+                .body();
+        String freeName = Credentials.keyId("free-key");
+        assertThat(metrics).contains("proofline_tenant_circuits{tenant=\"" + freeName + "\"} 1.0")
+                .contains("proofline_tenant_queue_share_partitions{tenant=\"" + Credentials.keyId("limited-key")
+                        + "\"} 10.0")
+                .contains("proofline_tenant_queued_partitions{tenant=\"" + freeName + "\"}")
+                .contains("proofline_tenant_inflight_partitions{tenant=\"" + freeName + "\"}")
+                .contains("proofline_tenant_stored_bytes{tenant=\"" + freeName + "\"}")
+                .contains("proofline_tenant_jobs_in_flight{tenant=\"" + freeName + "\"}")
+                .contains("proofline_tenant_unproved_partitions{tenant=\"" + freeName + "\"}");
     }
 
     private static Api.Response submit(Api api, String circuit, String witness, String priority, int partitions)
