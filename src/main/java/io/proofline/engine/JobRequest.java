@@ -14,9 +14,10 @@ import java.util.Optional;
  * @param onStart  runs once, on the synthesis thread, before the job's first partition is synthesized; the job's other
  *                 partitions wait for it (a service records there, durably, that the run has begun its work, so that
  *                 an instance's death before it is known to be none of the job's doing)
+ * @param share    whose job it is, for fair queuing between tenants within its priority
  */
 public record JobRequest(CircuitRef circuit, Priority priority, List<PartitionInput> partitions,
-                         Optional<Boolean> verify, Optional<Duration> deadline, Runnable onStart) {
+                         Optional<Boolean> verify, Optional<Duration> deadline, Runnable onStart, TenantShare share) {
 
     public JobRequest {
         Objects.requireNonNull(circuit, "circuit");
@@ -25,6 +26,7 @@ public record JobRequest(CircuitRef circuit, Priority priority, List<PartitionIn
         Objects.requireNonNull(verify, "verify");
         Objects.requireNonNull(deadline, "deadline");
         Objects.requireNonNull(onStart, "onStart");
+        Objects.requireNonNull(share, "share");
         if (partitions.isEmpty()) {
             throw new IllegalArgumentException("a job needs at least one partition");
         }
@@ -46,6 +48,7 @@ public record JobRequest(CircuitRef circuit, Priority priority, List<PartitionIn
         private Boolean verify;
         private Duration deadline;
         private Runnable onStart = () -> { };
+        private TenantShare share = TenantShare.NONE;
 
         private Builder(CircuitRef circuit) {
             this.circuit = Objects.requireNonNull(circuit, "circuit");
@@ -82,9 +85,15 @@ public record JobRequest(CircuitRef circuit, Priority priority, List<PartitionIn
             return this;
         }
 
+        /** See {@link JobRequest#share()}; by default {@link TenantShare#NONE}. */
+        public Builder share(TenantShare value) {
+            this.share = Objects.requireNonNull(value, "share");
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(circuit, priority, partitions, Optional.ofNullable(verify),
-                    Optional.ofNullable(deadline), onStart);
+                    Optional.ofNullable(deadline), onStart, share);
         }
     }
 }

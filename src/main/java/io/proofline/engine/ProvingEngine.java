@@ -64,6 +64,9 @@ public interface ProvingEngine extends AutoCloseable {
      */
     long stepOverruns();
 
+    /** Each tenant's unfinished work on this engine, tenants with none left out. */
+    List<TenantLoad> tenantLoads();
+
     /** The buffer table, memory figures, devices and queues now. */
     PipelineSnapshot snapshot();
 

@@ -5,7 +5,8 @@ package io.proofline.service;
  * problem with its status.
  */
 public abstract sealed class ServiceException extends RuntimeException
-        permits NotFoundException, InvalidFieldException, ConflictException, TooLargeException, BusyException {
+        permits NotFoundException, InvalidFieldException, ConflictException, TooLargeException, BusyException,
+        QuotaExceededException {
 
     private final String field;
 

@@ -4,6 +4,7 @@ import io.proofline.service.BusyException;
 import io.proofline.service.ConflictException;
 import io.proofline.service.InvalidFieldException;
 import io.proofline.service.NotFoundException;
+import io.proofline.service.QuotaExceededException;
 import io.proofline.service.ServiceException;
 import io.proofline.service.TooLargeException;
 import org.slf4j.Logger;
@@ -45,12 +46,22 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             case ConflictException c -> HttpStatus.CONFLICT;
             case TooLargeException t -> HttpStatus.CONTENT_TOO_LARGE;
             case BusyException b -> b.draining() ? HttpStatus.SERVICE_UNAVAILABLE : HttpStatus.TOO_MANY_REQUESTS;
+            case QuotaExceededException q -> q.forbidden() ? HttpStatus.FORBIDDEN : HttpStatus.TOO_MANY_REQUESTS;
         };
         ResponseEntity.BodyBuilder response = ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON);
         if (e instanceof BusyException busy) {
             response.header(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, busy.retryAfter().toSeconds())));
         }
-        return response.body(problem(status, e.getMessage(), e.field()));
+        ProblemDetail body = problem(status, e.getMessage(), e.field());
+        if (e instanceof QuotaExceededException quota) {
+            if (quota.retryAfter() != null) {
+                response.header(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, quota.retryAfter().toSeconds())));
+            }
+            body.setProperty("limit", quota.limit());
+            body.setProperty("limitValue", quota.limitValue());
+            body.setProperty("usage", quota.usage());
+        }
+        return response.body(body);
     }
 
     @Override

@@ -139,7 +139,9 @@ class TwoInstancesLosingTheDatabaseTest {
             runner = new JobRunner(store, new CircuitStore(jdbc), engine, data,
                     new TransactionTemplate(new DataSourceTransactionManager(dataSource)), event -> { },
                     new InstanceName(name), JobsDatabase.storeProperties(dir, 3),
-                    new RetryProperties(Duration.ofMinutes(10), Duration.ofSeconds(10), Duration.ofMinutes(5)));
+                    new RetryProperties(Duration.ofMinutes(10), Duration.ofSeconds(10), Duration.ofMinutes(5)),
+                new io.proofline.service.tenants.TenantPolicies(io.proofline.service.tenants.TenantPolicy.UNLIMITED,
+                        java.util.Map.of()));
         }
 
         @Override

@@ -20,6 +20,7 @@ import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.QueueDepths;
 import io.proofline.engine.ShutdownReport;
 import io.proofline.engine.Stage;
+import io.proofline.engine.TenantLoad;
 import io.proofline.engine.UnknownJobException;
 
 import java.time.Duration;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -89,7 +91,7 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
         this.tracker = Objects.requireNonNull(tracker, "tracker");
         this.devices = new DevicePool(devices, config);
         this.deviceList = List.copyOf(devices);
-        this.queue = new WorkQueue<>(PartitionRun.ORDER, config.queueCapacity(), config.queueFullRetryAfter());
+        this.queue = new WorkQueue<>(config.queueCapacity(), config.queueFullRetryAfter());
         this.handoff = new Handoff<>(PartitionRun.ORDER, config.admission().handoffCapacity(config.handoffCapacity()));
         this.lifecycle = new Lifecycle<>(queue, handoff, tracker, this::retire);
         this.synthesisPool = Executors.newFixedThreadPool(config.synthesisWorkers(), threads("synthesis"));
@@ -207,6 +209,25 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
     @Override
     public long stepOverruns() {
         return watchdog.overruns();
+    }
+
+    @Override
+    public List<TenantLoad> tenantLoads() {
+        Map<String, int[]> loads = new TreeMap<>();
+        for (JobRun<S, P> job : unfinishedJobs()) {
+            int[] load = loads.computeIfAbsent(job.share().tenant(), t -> new int[3]);
+            load[0]++;
+            for (PartitionRun<S, P> p : job.partitions()) {
+                Stage stage = p.stage();
+                if (stage == Stage.QUEUED) {
+                    load[1]++;
+                } else if (!stage.isTerminal()) {
+                    load[2]++;
+                }
+            }
+        }
+        return loads.entrySet().stream().map(e -> new TenantLoad(e.getKey(), e.getValue()[0], e.getValue()[1],
+                e.getValue()[2])).toList();
     }
 
     @Override

@@ -12,6 +12,7 @@ import io.proofline.engine.Priority;
 import io.proofline.engine.ProofOutput;
 import io.proofline.engine.Stage;
 import io.proofline.engine.StageTimings;
+import io.proofline.engine.TenantShare;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -64,6 +65,10 @@ final class JobRun<S, P> {
 
     Priority priority() {
         return request.priority();
+    }
+
+    TenantShare share() {
+        return request.share();
     }
 
     long sequence() {

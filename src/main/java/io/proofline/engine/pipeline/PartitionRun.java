@@ -10,7 +10,9 @@ import io.proofline.engine.PartitionWork;
 import io.proofline.engine.ProofOutput;
 import io.proofline.engine.device.ProvingDevice;
 import io.proofline.engine.memory.KeyAdmission;
+import io.proofline.engine.Priority;
 import io.proofline.engine.Stage;
+import io.proofline.engine.TenantShare;
 import io.proofline.engine.memory.TrackedBuffer;
 
 import java.util.Comparator;
@@ -25,13 +27,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * owner frees what it holds. Others may only ask it to cancel, and a {@link StepWatchdog} may move it on from a step
  * that overran ({@link #restart()}), leaving the old attempt to the stuck call.
  */
-final class PartitionRun<S, P> {
+final class PartitionRun<S, P> implements Queued {
 
-    /** Priority first, then the older job, then the lower partition. */
-    static final Comparator<PartitionRun<?, ?>> ORDER = Comparator
-            .<PartitionRun<?, ?>>comparingInt(p -> -p.job.priority().ordinal())
-            .thenComparingLong(p -> p.job.sequence())
-            .thenComparingInt(p -> p.index);
+    /**
+     * The place the queue gave the partition ({@link QueuePlace}: priority, then fairness between tenants, then
+     * arrival); the hand-off to the devices keeps the same order.
+     */
+    static final Comparator<PartitionRun<?, ?>> ORDER = Comparator.comparing(PartitionRun::place);
 
     private final JobRun<S, P> job;
     private final int index;
@@ -49,6 +51,7 @@ final class PartitionRun<S, P> {
     private volatile Stage stage = Stage.QUEUED;
     private volatile boolean cancelRequested;
     private volatile ProvingDevice device;
+    private volatile QueuePlace place;
     private Thread owner;
     private Attempt<S, P> attempt;
     private ProofOutput output;
@@ -75,6 +78,29 @@ final class PartitionRun<S, P> {
 
     int index() {
         return index;
+    }
+
+    @Override
+    public Priority priority() {
+        return job.priority();
+    }
+
+    @Override
+    public TenantShare share() {
+        return job.share();
+    }
+
+    @Override
+    public QueuePlace place() {
+        return place;
+    }
+
+    @Override
+    public void place(QueuePlace value) {
+        if (place != null) {
+            throw new IllegalStateException(this + " already has its place " + place);
+        }
+        place = value;
     }
 
     PartitionFootprint footprint() {

@@ -6,26 +6,31 @@ import io.proofline.engine.QueueFullException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The priority queue in front of the dispatcher, with admission: a job's partitions enter together or not
- * at all, and not beyond the capacity or while intake is closed.
+ * The queue in front of the dispatcher, with admission: a job's partitions enter together or not at all, and not
+ * beyond the capacity or while intake is closed. Its order is strict by priority and fair between tenants within a
+ * priority ({@link FairClock}); each item keeps the {@link QueuePlace} it is given at admission, also when it is put
+ * back.
  */
-final class WorkQueue<E> {
+final class WorkQueue<E extends Queued> {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
-    private final PriorityQueue<E> queue;
+    private final PriorityQueue<E> queue = new PriorityQueue<>(Comparator.comparing(Queued::place));
+    private final FairClock clock = new FairClock();
+    private final Map<String, Integer> queuedByTenant = new HashMap<>();
     private final int capacity;
     private final Duration retryAfter;
     private String closedBecause;
 
-    WorkQueue(Comparator<? super E> order, int capacity, Duration retryAfter) {
-        this.queue = new PriorityQueue<>(order);
+    WorkQueue(int capacity, Duration retryAfter) {
         this.capacity = capacity;
         this.retryAfter = retryAfter;
     }
@@ -43,18 +48,27 @@ final class WorkQueue<E> {
             if (queue.size() + items.size() > capacity) {
                 throw new QueueFullException(queue.size(), items.size(), capacity, retryAfter);
             }
-            queue.addAll(items);
+            for (E item : items) {
+                item.place(clock.place(item.priority(), item.share()));
+                add(item);
+            }
             notEmpty.signalAll();
         } finally {
             lock.unlock();
         }
     }
 
-    /** Returns a partition taken from the queue to its place (restarted after a step overran), beyond the capacity. */
+    /**
+     * Returns a partition taken from the queue to its place (restarted after a step overran), beyond the capacity: its
+     * {@link QueuePlace} is the one it was given at admission, so it goes before everything that arrived after it.
+     */
     void putBack(E item) {
+        if (item.place() == null) {
+            throw new IllegalStateException(item + " was never admitted");
+        }
         lock.lock();
         try {
-            queue.add(item);
+            add(item);
             notEmpty.signalAll();
         } finally {
             lock.unlock();
@@ -118,6 +132,8 @@ final class WorkQueue<E> {
                 return false;
             }
             queue.poll();
+            left(item);
+            clock.dispatched(item.place());
             return true;
         } finally {
             lock.unlock();
@@ -127,7 +143,11 @@ final class WorkQueue<E> {
     boolean remove(E item) {
         lock.lock();
         try {
-            return queue.remove(item);
+            if (!queue.remove(item)) {
+                return false;
+            }
+            left(item);
+            return true;
         } finally {
             lock.unlock();
         }
@@ -144,6 +164,25 @@ final class WorkQueue<E> {
 
     int capacity() {
         return capacity;
+    }
+
+    /** The partitions each tenant has queued now (tenants with none are left out). */
+    Map<String, Integer> queuedByTenant() {
+        lock.lock();
+        try {
+            return Map.copyOf(queuedByTenant);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void add(E item) {
+        queue.add(item);
+        queuedByTenant.merge(item.share().tenant(), 1, Integer::sum);
+    }
+
+    private void left(E item) {
+        queuedByTenant.computeIfPresent(item.share().tenant(), (t, n) -> n == 1 ? null : n - 1);
     }
 
     List<E> items() {

@@ -7,6 +7,7 @@ import io.proofline.service.InvalidFieldException;
 import io.proofline.service.NotFoundException;
 import io.proofline.service.ServiceException;
 import io.proofline.service.Tenant;
+import io.proofline.service.tenants.TenantQuotas;
 import io.proofline.service.TooLargeException;
 import io.proofline.service.Upload;
 import io.proofline.service.config.RegistrationProperties;
@@ -128,12 +129,15 @@ public class CircuitService {
     private final Duration heartbeat;
     private final Duration lapse;
     private volatile boolean stopping;
+    /** Each tenant's limits on circuits, registrations and stored bytes; null (tests of registration alone): none. */
+    private TenantQuotas quotas;
 
     @Autowired
     public CircuitService(CircuitStore store, JobStore jobs, DataDirectory data, KeyCache keys, TransactionTemplate tx,
                           StoreProperties properties, WitnessProperties witness, RegistrationProperties registration,
-                          InstanceName instance) {
+                          InstanceName instance, TenantQuotas quotas) {
         this(store, jobs, data, keys, tx, properties, witness, registration, RegistrationSteps.NONE, instance);
+        this.quotas = quotas;
     }
 
     public CircuitService(CircuitStore store, JobStore jobs, DataDirectory data, KeyCache keys, TransactionTemplate tx,
@@ -194,6 +198,8 @@ public class CircuitService {
      *                               with more public signals than can be stored
      * @throws TooLargeException     413 when a part exceeds {@code proofline.store.max-circuit-size}
      * @throws ConflictException     409 when the zkey is registered with another wasm or r1cs (or none)
+     * @throws io.proofline.service.QuotaExceededException 429 when a circuit the tenant does not hold yet goes beyond
+     *                               its max-circuits, max-registrations or max-stored-bytes
      */
     public Registered register(Tenant tenant, Upload zkey, Optional<Upload> wasm, Optional<Upload> r1cs,
                                String name) {
@@ -209,6 +215,10 @@ public class CircuitService {
             Optional<String> r1csSha = r1cs.isPresent()
                     ? Optional.of(receive(r1cs.get(), staging.resolve(R1CS), "r1cs")) : Optional.empty();
             steps.reached(RegistrationSteps.Step.STAGED);
+            if (quotas != null && store.find(id, tenant).isEmpty()) { // a circuit the tenant holds adds nothing
+                quotas.admitRegistration(tenant);
+                quotas.admitStoredCircuit(tenant, Files.size(staging.resolve(ZKEY)));
+            }
             ReentrantLock lock = lockOf(id);
             lock.lock();
             try { // not while this instance deletes the circuit: its files would be going

@@ -18,6 +18,7 @@ import io.proofline.snark.prover.DeviceProverBackend;
 import io.proofline.snark.prover.ProverBackends;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.proofline.service.tenants.TenantPolicies;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -39,10 +40,18 @@ import java.util.OptionalLong;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({MemoryProperties.class, PipelineProperties.class, GpuProperties.class,
         StoreProperties.class, SecurityProperties.class, ProoflineProperties.class,
-        DemoProperties.class, WitnessProperties.class, RetryProperties.class, RegistrationProperties.class})
+        DemoProperties.class, WitnessProperties.class, RetryProperties.class, RegistrationProperties.class,
+        TenantsProperties.class})
 public class EngineConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineConfiguration.class);
+
+    @Bean
+    TenantPolicies tenantPolicies(TenantsProperties tenants) {
+        TenantPolicies policies = tenants.policies();
+        policies.configured().forEach((key, policy) -> LOG.info("API key {}: {}", key, policy));
+        return policies;
+    }
 
     @Bean
     WitnessHeapShare witnessHeapShare(PipelineProperties pipeline, WitnessProperties witness) {

@@ -14,9 +14,11 @@ import java.time.Duration;
  * @param queueCapacity     partitions admitted (waiting, on all instances) before submission answers 429
  * @param handoffCapacity   synthesized partitions that may wait for a device
  * @param finalizerThreads  threads for prove finish and verification
- * @param jobThreads        jobs this instance takes from the durable queue at once: one-partition jobs spend most of
- *                          their time outside a device (inputs read, synthesis, finish, rows), so a device stays
- *                          busy only with several times its prove-start workers in flight
+ * @param jobThreads        jobs this instance takes from the durable queue at once, each run on a virtual thread
+ *                          that mostly waits: by default as many as the queue holds partitions, so that every job
+ *                          taken is in the engine's queue, where priority and fairness between tenants order it (a
+ *                          new job never waits for a thread behind older ones). With several instances, a lower value
+ *                          leaves more of a backlog to the others
  * @param shutdownGrace     on SIGTERM, how long running partitions may take to finish
  * @param retryAfter        what a 429 answer suggests in {@code Retry-After}
  * @param stepTimeout       how long one prove start or prove finish may run on a device before the device is taken
@@ -28,7 +30,7 @@ public record PipelineProperties(@DefaultValue("0") int synthesisWorkers,
                                  @DefaultValue("" + EngineConfig.DEFAULT_QUEUE_CAPACITY) int queueCapacity,
                                  @DefaultValue("" + EngineConfig.DEFAULT_HANDOFF_CAPACITY) int handoffCapacity,
                                  @DefaultValue("" + EngineConfig.DEFAULT_FINALIZER_THREADS) int finalizerThreads,
-                                 @DefaultValue("16") int jobThreads, @DefaultValue("30s") Duration shutdownGrace,
+                                 @DefaultValue("" + EngineConfig.DEFAULT_QUEUE_CAPACITY) int jobThreads, @DefaultValue("30s") Duration shutdownGrace,
                                  @DefaultValue(EngineConfig.DEFAULT_QUEUE_FULL_RETRY_AFTER_SECONDS + "s")
                                  Duration retryAfter,
                                  @DefaultValue(EngineConfig.DEFAULT_STEP_TIMEOUT_MINUTES + "m") Duration stepTimeout,

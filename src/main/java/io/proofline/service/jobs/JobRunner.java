@@ -2,6 +2,8 @@ package io.proofline.service.jobs;
 
 import io.proofline.service.DataDirectory;
 import io.proofline.service.InstanceName;
+import io.proofline.service.Tenant;
+import io.proofline.service.tenants.TenantPolicies;
 import io.proofline.service.circuits.CircuitInfo;
 import io.proofline.service.circuits.CircuitStore;
 import io.proofline.service.config.RetryProperties;
@@ -21,6 +23,7 @@ import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.QueueFullException;
 import io.proofline.engine.RetryableException;
 import io.proofline.engine.Stage;
+import io.proofline.engine.TenantShare;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
@@ -62,6 +65,12 @@ public class JobRunner {
 
     private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
     private static final Duration WATCH_INTERVAL = Duration.ofMillis(500);
+    /**
+     * The longest a run waits between looks at its job while nothing changes (its partitions wait in the engine's
+     * queue, say): a run holds no thread of its own (virtual job threads), but each look reads the database, and an
+     * instance may follow a thousand queued jobs.
+     */
+    private static final Duration WATCH_INTERVAL_MAX = Duration.ofSeconds(4);
     /** How soon a job turned away to keep a suspect alone (or a suspect that found this instance busy) is tried again. */
     static final Duration ISOLATION_RETRY = Duration.ofSeconds(1);
 
@@ -85,14 +94,16 @@ public class JobRunner {
     private final String instanceName;
     private final int maxCrashes;
     private final Backoff retryBackoff;
+    private final TenantPolicies policies;
     private final Isolation isolation = new Isolation();
     private final Map<String, JobId> running = new ConcurrentHashMap<>();
     private volatile boolean stopping;
 
     public JobRunner(JobStore store, CircuitStore circuits, ProvingEngine engine, DataDirectory data,
               TransactionTemplate tx, ApplicationEventPublisher events, InstanceName instanceName,
-              StoreProperties storeProperties, RetryProperties retry) {
+              StoreProperties storeProperties, RetryProperties retry, TenantPolicies policies) {
         this.store = store;
+        this.policies = policies;
         this.maxCrashes = storeProperties.maxCrashes();
         this.retryBackoff = new Backoff(retry.backoff(), retry.maxBackoff());
         this.circuits = circuits;
@@ -220,7 +231,7 @@ public class JobRunner {
         JobRequest request;
         try {
             request = StoredInputs.request(data, job, store.partitions(job.id()), circuit, left,
-                    () -> markDispatched(lease));
+                    () -> markDispatched(lease), share(job.id()));
         } catch (NoSuchFileException e) {
             finish(lease, JobState.FAILED, "an input of the job is gone: " + e.getMessage(), null, List.of(),
                     List.of());
@@ -274,6 +285,12 @@ public class JobRunner {
         events.publishEvent(new JobFinishedEvent(job.id(), job.circuitId(), result.state(), partitions,
                 result.failure().map(f -> f.cause().getClass().getSimpleName()).orElse("")));
         return new Outcome.Finished();
+    }
+
+    /** The job's tenant and its weight, for the engine's fair queue. */
+    private TenantShare share(String jobId) {
+        String principal = store.principal(jobId).orElse(Tenant.EVERY_KEY);
+        return new TenantShare(principal, policies.of(principal).weight());
     }
 
     /**
@@ -340,12 +357,16 @@ public class JobRunner {
     private JobResult follow(Lease lease, JobId engineId) {
         List<Stage> lastStages = List.of();
         boolean unreachable = false;
+        long interval = WATCH_INTERVAL.toMillis();
         while (true) {
             try {
-                return engine.result(engineId).get(WATCH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+                return engine.result(engineId).get(interval, TimeUnit.MILLISECONDS);
             } catch (TimeoutException stillRunning) {
                 List<PartitionStatus> partitions = engine.status(engineId).partitions();
                 List<Stage> stages = partitions.stream().map(PartitionStatus::stage).toList();
+                // looks back off while nothing moves, and come often again once something does
+                interval = stages.equals(lastStages) ? Math.min(2 * interval, WATCH_INTERVAL_MAX.toMillis())
+                        : WATCH_INTERVAL.toMillis();
                 try {
                     if (!stages.equals(lastStages) ? !store.updatePartitions(lease, partitions)
                             : !store.holdsLease(lease)) {

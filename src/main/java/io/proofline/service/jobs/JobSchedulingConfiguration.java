@@ -21,9 +21,13 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.Executors;
 
 /**
- * The durable job queue on db-scheduler (the plain library; its Spring Boot starter does not support Boot 4).
+ * The durable job queue on db-scheduler (the plain library; its Spring Boot starter does not support Boot 4). Jobs
+ * run on virtual threads, up to {@code proofline.pipeline.job-threads} at once: a run that waits holds no thread, and
+ * the order in which partitions are proved is the engine's (priority, then fairness between tenants), not the order in
+ * which runs got a thread.
  *
  * <p>Each job is one task instance ({@code prove-job}, instance id = job id, priority = the job's priority). An
  * instance claims due tasks — on PostgreSQL with {@code SELECT … FOR UPDATE SKIP LOCKED} (lock-and-fetch) — and
@@ -62,6 +66,10 @@ public class JobSchedulingConfiguration {
                 .startTasks(retentionTask)
                 .schedulerName(new SchedulerName.Fixed(name.value()))
                 .threads(pipeline.jobThreads())
+                // a job's run mostly waits (for its partitions in the engine's queue, for the engine's result): on
+                // virtual threads a waiting job holds no platform thread, so that every job this instance takes is
+                // in the engine's fair queue at once and a new job's partitions enter it at once (issue #33)
+                .executorService(Executors.newVirtualThreadPerTaskExecutor())
                 .pollingInterval(store.pollingInterval())
                 .heartbeatInterval(store.heartbeatInterval())
                 .missedHeartbeatsLimit(store.missedHeartbeats())

@@ -11,6 +11,8 @@ import io.proofline.service.circuits.CircuitInfo;
 import io.proofline.service.circuits.CircuitService;
 import io.proofline.service.circuits.KeyCache;
 import io.proofline.service.config.PipelineProperties;
+import io.proofline.service.tenants.TenantQuotas;
+import io.proofline.service.tenants.TenantUsageStore;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import io.proofline.engine.CircuitRef;
@@ -115,11 +117,13 @@ public class JobService {
     private final Scheduler scheduler;
     private final JobRunner runner;
     private final PipelineProperties pipeline;
+    private final TenantQuotas quotas;
+    private final TenantUsageStore usage;
     private volatile boolean draining;
 
     JobService(JobStore store, CircuitService circuits, KeyCache keys, ProvingEngine engine, MemoryBudget budget,
                DataDirectory data, TransactionTemplate tx, Scheduler scheduler, JobRunner runner,
-               PipelineProperties pipeline) {
+               PipelineProperties pipeline, TenantQuotas quotas, TenantUsageStore usage) {
         this.store = store;
         this.circuits = circuits;
         this.keys = keys;
@@ -130,6 +134,8 @@ public class JobService {
         this.scheduler = scheduler;
         this.runner = runner;
         this.pipeline = pipeline;
+        this.quotas = quotas;
+        this.usage = usage;
     }
 
     /** Stops intake on this instance (draining for shutdown, or an admin's action). */
@@ -180,10 +186,26 @@ public class JobService {
         // the staged files go to disk while they are checked (a read of the page cache, not of the disk)
         CompletableFuture<Void> forced = CompletableFuture.runAsync(() -> partitions.forEach(p -> forceFile(p.file())),
                 DURABILITY);
+        Priority priority = request.priority() == null ? Priority.NORMAL : request.priority();
         try {
             partitions.forEach(p -> check(p, circuit));
             checkFits(circuit);
-            admit(partitions.size());
+        } catch (RuntimeException e) {
+            awaitQuietly(forced, e);
+            throw e;
+        }
+        String submitted = fingerprint;
+        // the tenant's limits are checked and its job written under its lock: two of its submissions never pass
+        // a limit together
+        return quotas.underLock(tenant, () -> admitAndQueue(tenant, request, circuit, priority, submitted, forced,
+                received));
+    }
+
+    private Submitted admitAndQueue(Tenant tenant, NewJob request, CircuitInfo circuit, Priority priority,
+                                    String fingerprint, CompletableFuture<Void> forced, long received) {
+        List<NewPartition> partitions = request.partitions();
+        try {
+            admit(tenant, priority, partitions);
         } catch (RuntimeException e) {
             awaitQuietly(forced, e);
             throw e;
@@ -191,7 +213,6 @@ public class JobService {
         long checked = System.nanoTime();
 
         String id = UUID.randomUUID().toString();
-        Priority priority = request.priority() == null ? Priority.NORMAL : request.priority();
         Instant accepted = Instant.now();
         Instant deadlineAt = request.deadlineSeconds() == null ? null : accepted.plusSeconds(request.deadlineSeconds());
         JobRecord job = new JobRecord(id, circuit.id(), request.requestId(), JobState.QUEUED, priority,
@@ -369,15 +390,20 @@ public class JobService {
         }
     }
 
-    private void admit(int partitions) {
+    /**
+     * The job may be queued: this instance takes work, the tenant's limits allow it ({@link TenantQuotas}), and the
+     * partitions not yet proved, of every tenant, leave room for it in {@code queue-capacity}.
+     */
+    private void admit(Tenant tenant, Priority priority, List<NewPartition> partitions) {
         if (!isAcceptingWork()) {
             throw new BusyException("this instance is draining; submit to another instance", pipeline.retryAfter(),
                     true);
         }
-        long queued = store.queuedPartitions();
-        if (queued + partitions > pipeline.queueCapacity()) {
+        quotas.admitJob(tenant, priority, partitions.size(), partitions.stream().mapToLong(NewPartition::size).sum());
+        long queued = usage.unprovedPartitions();
+        if (queued + partitions.size() > pipeline.queueCapacity()) {
             throw new BusyException("queue full: " + queued + " of " + pipeline.queueCapacity()
-                    + " partitions queued, the job needs " + partitions, pipeline.retryAfter(), false);
+                    + " partitions not yet proved, the job needs " + partitions.size(), pipeline.retryAfter(), false);
         }
     }
 

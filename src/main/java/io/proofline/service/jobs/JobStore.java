@@ -71,6 +71,11 @@ public class JobStore {
         jdbc.sql("update jobs set intake = ? where id = ?").params(JSON.writeValueAsString(intake), id).update();
     }
 
+    /** Who submitted the job ({@link Tenant#principal()}). */
+    public Optional<String> principal(String id) {
+        return jdbc.sql("select principal from jobs where id = ?").param(id).query(String.class).optional();
+    }
+
     public Optional<JobRecord> find(String id) {
         return jdbc.sql("select * from jobs where id = ?").param(id).query(JobStore::job).optional();
     }

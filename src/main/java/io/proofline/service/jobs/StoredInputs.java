@@ -5,6 +5,7 @@ import io.proofline.service.DataDirectory;
 import io.proofline.service.circuits.CircuitInfo;
 import io.proofline.engine.JobRequest;
 import io.proofline.engine.PartitionInput;
+import io.proofline.engine.TenantShare;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,17 +24,18 @@ final class StoredInputs {
 
     /**
      * The engine's request for {@code job}: its circuit, priority, verification and the time left before its
-     * client's deadline ({@code deadline}, null for none), its stored inputs, and {@code onStart} for when its work
-     * begins.
+     * client's deadline ({@code deadline}, null for none), its stored inputs, {@code onStart} for when its work
+     * begins, and its tenant's {@code share} of the queue.
      *
      * @throws java.nio.file.NoSuchFileException when an input is gone (the job cannot run)
      * @throws IOException                       when an input cannot be looked at now (transient: it runs later)
      */
     static JobRequest request(DataDirectory data, JobRecord job, List<PartitionRecord> partitions, CircuitInfo circuit,
-                              Duration deadline, Runnable onStart) throws IOException {
+                              Duration deadline, Runnable onStart, TenantShare share) throws IOException {
         CircuitRef ref = new CircuitRef(circuit.id(), circuit.variables(), circuit.domainSize(),
                 circuit.publicSignals());
-        JobRequest.Builder builder = JobRequest.builder(ref).priority(job.priority()).onStart(onStart);
+        JobRequest.Builder builder = JobRequest.builder(ref).priority(job.priority()).onStart(onStart)
+                .share(share);
         if (job.verify() != null) {
             builder.verify(job.verify());
         }

@@ -24,6 +24,9 @@ public interface ConsoleBackend {
 
     List<CircuitRow> circuits();
 
+    /** Every API key (and the console, when it has jobs): its limits and usage, by name. */
+    List<TenantRow> tenants();
+
     /** The effective configuration, in display order. */
     List<ConfigEntry> configuration();
 

@@ -87,6 +87,14 @@ class ConsoleController {
         return "console/circuits";
     }
 
+    @GetMapping("/tenants")
+    String tenants(Model model) {
+        model.addAttribute("page", "tenants");
+        model.addAttribute("tenants", backend.tenants());
+        model.addAttribute("accepting", backend.acceptingWork());
+        return "console/tenants";
+    }
+
     @GetMapping("/config")
     String config(Model model) {
         model.addAttribute("page", "config");

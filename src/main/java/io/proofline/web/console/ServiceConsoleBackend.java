@@ -23,6 +23,12 @@ import io.proofline.service.config.SecurityProperties;
 import io.proofline.service.config.StoreProperties;
 import io.proofline.service.Tenant;
 import io.proofline.service.jobs.Timings;
+import io.proofline.service.tenants.TenantPolicies;
+import io.proofline.service.tenants.TenantPolicy;
+import io.proofline.service.tenants.TenantUsage;
+import io.proofline.service.tenants.TenantUsageStore;
+import io.proofline.engine.TenantLoad;
+import io.proofline.web.security.Credentials;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
@@ -32,6 +38,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -52,10 +60,17 @@ class ServiceConsoleBackend implements ConsoleBackend {
     private final SecurityProperties security;
     private final Environment environment;
     private final Units units;
+    private final TenantPolicies policies;
+    private final TenantUsageStore usage;
+    private final Credentials credentials;
 
     ServiceConsoleBackend(ProvingEngine engine, EngineConfig config, JobService jobs, CircuitService circuits,
                           KeyCache keys, DemoCircuit demo, MemoryProperties memory, PipelineProperties pipeline,
-                          StoreProperties store, SecurityProperties security, Environment environment, Units units) {
+                          StoreProperties store, SecurityProperties security, Environment environment, Units units,
+                          TenantPolicies policies, TenantUsageStore usage, Credentials credentials) {
+        this.policies = policies;
+        this.usage = usage;
+        this.credentials = credentials;
         this.engine = engine;
         this.config = config;
         this.jobs = jobs;
@@ -68,6 +83,30 @@ class ServiceConsoleBackend implements ConsoleBackend {
         this.security = security;
         this.environment = environment;
         this.units = units;
+    }
+
+    @Override
+    public List<TenantRow> tenants() {
+        Map<String, TenantUsage> used = usage.all();
+        Map<String, TenantLoad> loads = engine.tenantLoads().stream()
+                .collect(Collectors.toMap(TenantLoad::tenant, Function.identity()));
+        Set<String> names = new TreeSet<>(credentials.keyNames());
+        names.addAll(policies.configured().keySet());
+        names.addAll(used.keySet());
+        names.addAll(loads.keySet());
+        names.remove(Tenant.EVERY_KEY);
+        List<TenantRow> rows = new ArrayList<>();
+        for (String name : names) {
+            TenantPolicy p = policies.of(name);
+            TenantUsage u = used.getOrDefault(name, TenantUsage.NONE);
+            TenantLoad load = loads.getOrDefault(name, new TenantLoad(name, 0, 0, 0));
+            rows.add(new TenantRow(name, p.weight(), p.priorities().stream().sorted().map(Enum::name)
+                    .collect(Collectors.joining(" ")), u.unprovedPartitions(),
+                    p.queuedPartitionLimit(pipeline.queueCapacity()), load.queued(), load.inFlight(), u.jobsInFlight(),
+                    p.maxJobsInFlight(), u.storedBytes(), p.maxStoredBytes(), u.circuits(), p.maxCircuits(),
+                    u.registrations(), p.maxRegistrations()));
+        }
+        return rows;
     }
 
     @Override

@@ -38,6 +38,8 @@ public class Credentials {
             keys = List.of(generated);
         }
         this.apiKeys = Set.copyOf(keys);
+        LOG.info("API keys by name (proofline.tenants.keys.<name> sets one key's limits): {}",
+                String.join(", ", new java.util.TreeSet<>(keyIds())));
         this.adminUser = properties.adminUser();
         String password = properties.adminPassword();
         if (password == null || password.isBlank()) {
@@ -74,6 +76,11 @@ public class Credentials {
 
     Set<String> keyIds() {
         return apiKeys.stream().map(Credentials::keyId).collect(Collectors.toSet());
+    }
+
+    /** The names of the API keys ({@link #keyId}), never the keys: what {@code proofline.tenants.keys} is keyed by. */
+    public Set<String> keyNames() {
+        return keyIds();
     }
 
     String adminUser() {

@@ -489,7 +489,9 @@ class JobRunnerTest {
     private JobRunner runner() {
         return new JobRunner(db.jobs, db.circuits, engine, data, db.tx, events::add,
                 new InstanceName("instance-test"), JobsDatabase.storeProperties(dir, MAX_CRASHES),
-                new RetryProperties(Duration.ofMinutes(10), Duration.ofSeconds(10), MAX_BACKOFF));
+                new RetryProperties(Duration.ofMinutes(10), Duration.ofSeconds(10), MAX_BACKOFF),
+                new io.proofline.service.tenants.TenantPolicies(io.proofline.service.tenants.TenantPolicy.UNLIMITED,
+                        java.util.Map.of()));
     }
 
     private JobRecord queuedWithInputs(int partitions) throws IOException {

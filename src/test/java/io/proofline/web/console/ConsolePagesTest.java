@@ -153,6 +153,17 @@ class ConsolePagesTest {
 
     @Test
     @WithMockUser(username = "admin", roles = "ADMIN")
+    void tenantsShowTheirQueueInFlightWorkUsageAndLimits() throws Exception {
+        mvc.perform(get("/console/tenants")).andExpect(status().isOk())
+                .andExpect(content().string(allOf(containsString("key-0a1b2c3d4e5f"), containsString("500 / 512"),
+                        containsString(">430<"), containsString("50 / 1024"), containsString("3.00 GiB / —"),
+                        containsString("key-9f8e7d6c5b4a"), containsString("4.00"),
+                        containsString("CRITICAL HIGH LOW NORMAL"), containsString("0 B / 8.00 GiB"),
+                        containsString("1 / 16"), containsString("href=\"/console/tenants\""))));
+    }
+
+    @Test
+    @WithMockUser(username = "admin", roles = "ADMIN")
     void configurationIsListed() throws Exception {
         mvc.perform(get("/console/config")).andExpect(status().isOk())
                 .andExpect(content().string(allOf(containsString("proofline.memory.budget"),

@@ -97,6 +97,14 @@ final class FakeConsoleBackend implements ConsoleBackend {
     }
 
     @Override
+    public List<TenantRow> tenants() {
+        return List.of(new TenantRow("key-0a1b2c3d4e5f", 1, "HIGH LOW NORMAL", 500, 512, 430, 6, 50, 1024, 3 * GIB,
+                        0, 2, 0, 0, 4),
+                new TenantRow("key-9f8e7d6c5b4a", 4, "CRITICAL HIGH LOW NORMAL", 1, 819, 0, 1, 1, 16, 0, 8 * GIB,
+                        1, 3, 1, 1));
+    }
+
+    @Override
     public List<ConfigEntry> configuration() {
         return List.of(new ConfigEntry("memory", "proofline.memory.budget", "740 GiB"),
                 new ConfigEntry("pipeline", "proofline.pipeline.synthesis-workers", "12"));
