@@ -85,6 +85,11 @@ public final class PartitionInput {
         return bytes != null ? bytes : Files.readAllBytes(file);
     }
 
+    /** The bytes as a stream: the array of an in-memory input, or the stored file (never read whole). */
+    public java.io.InputStream open() throws IOException {
+        return bytes != null ? new java.io.ByteArrayInputStream(bytes) : Files.newInputStream(file);
+    }
+
     /** As {@link #read()}, for callers that cannot take an {@link IOException} (tests' fake provers). */
     public byte[] bytes() {
         try {

@@ -3,7 +3,6 @@ package io.proofline.web;
 import io.proofline.service.jobs.JobService;
 import io.swagger.v3.oas.annotations.media.Schema;
 import tools.jackson.databind.annotation.JsonDeserialize;
-import tools.jackson.databind.JsonNode;
 
 import java.util.List;
 
@@ -21,11 +20,12 @@ record JobSubmission(
     /**
      * One partition: exactly one of a base64 {@code .wtns} or a circuit input object. The witness is decoded by the
      * parser as it reads the request, into a staged file ({@link Base64Witness}): as a string it took several times
-     * the witness's size on the heap (the parser's characters, the string, the decoded bytes).
+     * the witness's size on the heap (the parser's characters, the string, the decoded bytes). The input is streamed
+     * into a staged file the same way ({@link StagedInput}), never a tree.
      */
     record Partition(@Schema(description = "a snarkjs/circom .wtns file, base64", type = "string", format = "byte")
                      @JsonDeserialize(using = Base64Witness.class) JobService.NewPartition witness,
-                     @Schema(description = "input.json for the circuit's witness calculator (needs its wasm)")
-                     JsonNode input) {
+                     @Schema(description = "input.json for the circuit's witness calculator (needs its wasm)",
+                             type = "object") @JsonDeserialize(using = StagedInput.class) JobService.NewPartition input) {
     }
 }

@@ -11,7 +11,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.DatabindException;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.io.ByteArrayOutputStream;
@@ -78,18 +77,11 @@ public final class JobSubmissionReader {
             throw InvalidFieldException.malformed(field, field + " is null");
         }
         boolean hasWitness = p.witness() != null;
-        boolean hasInput = p.input() != null && !p.input().isNull();
+        boolean hasInput = p.input() != null;
         if (hasWitness == hasInput) {
             throw InvalidFieldException.malformed(field, field + " needs exactly one of witness and input");
         }
-        if (hasWitness) {
-            return p.witness();
-        }
-        JsonNode input = p.input();
-        if (!input.isObject()) {
-            throw InvalidFieldException.malformed(field + ".input", "input must be a JSON object");
-        }
-        return upload.stage(PartitionInput.Format.INPUT_JSON, field + ".input", out -> JSON.writeValue(out, input));
+        return hasWitness ? p.witness() : p.input();
     }
 
     /**

@@ -33,12 +33,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -248,48 +251,76 @@ public final class CircomWitnessCalculator implements AutoCloseable {
      *                          with {@link Reason#INTERRUPTED} when the thread is interrupted (cancellation)
      */
     public CircomWitness calculate(WitnessInput input) {
+        byte[] values = new byte[Math.multiplyExact(witnessSize, n8)];
+        WitnessRun run = calculateInto(input, MemorySegment.ofArray(values));
+        return new CircomWitness(prime, n8, values, run.log(), run.engine());
+    }
+
+    /**
+     * Computes the witness for {@code input} into {@code out} ({@link #witnessSize()} canonical little-endian values
+     * of {@link #n8()} bytes, as {@link CircomWitness#copyTo} writes them): the service's path, where {@code out} is
+     * the partition's reserved WITNESS buffer. The input is flattened into the same memory first (it has room for
+     * every input value: {@link #inputSize()} is below the witness size), read from there before the first witness
+     * value is written, and read again from {@code input} by a computation that leaves the graph for the wasm; so
+     * neither the input nor the witness is ever on the heap.
+     *
+     * @throws WitnessException as {@link #calculate(WitnessInput)}
+     */
+    public WitnessRun calculateInto(InputSource input, MemorySegment out) {
+        if (out.byteSize() < (long) witnessSize * n8) {
+            throw new IllegalArgumentException("the witness needs " + (long) witnessSize * n8 + " bytes, not "
+                    + out.byteSize());
+        }
         WitnessGraph recorded = graph.acquire();
         if (recorded != null) {
-            Optional<CircomWitness> computed;
+            boolean computed;
             try {
-                computed = evaluate(recorded, input);
+                computed = evaluate(recorded, input, out);
             } finally {
                 graph.release();
             }
-            if (computed.isPresent()) {
-                return computed.get();
+            if (computed) {
+                return new WitnessRun(WitnessEngine.GRAPH, List.of());
             }
         } else if (graph.startRecording()) {
             try {
                 return Deadline.run("the witness computation", options.limits().timeout(), "witness timeout",
-                        () -> recordHere(input));
+                        () -> recordHere(input, out));
             } finally {
                 graph.endRecording();
             }
         }
         return Deadline.run("the witness computation", options.limits().timeout(), "witness timeout",
-                () -> calculateHere(input));
+                () -> calculateHere(input, out));
     }
 
-    /** The graph's witness, or empty where the wasm must compute it (another path, other inputs). */
-    private Optional<CircomWitness> evaluate(WitnessGraph recorded, WitnessInput input) {
-        Optional<BigInteger[]> values = recorded.order(input.signals());
-        if (values.isEmpty()) {
+    /**
+     * The input flattened into {@code out}'s first values (its witness overwrites them later). Up to the witness's
+     * size, not the inputs': an input with a value too many is refused by circom's own checks, naming the signal.
+     */
+    private FlatInput flatten(InputSource input, MemorySegment out) {
+        return FlatInput.read(input, out, n8, witnessSize, prime);
+    }
+
+    /** Whether the graph computed the witness into {@code out}; false where the wasm must (another path, inputs). */
+    private boolean evaluate(WitnessGraph recorded, InputSource input, MemorySegment out) {
+        FlatInput flat = flatten(input, out);
+        int[] order = order(recorded, flat);
+        if (order == null) {
             graph.offPath("the input's signals are not the recorded ones");
-            return Optional.empty();
+            return false;
         }
         if (Thread.currentThread().isInterrupted()) {
             throw new WitnessException(Reason.INTERRUPTED, "the witness computation was interrupted");
         }
         Duration timeout = options.limits().timeout();
         long deadline = timeout.isZero() ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
-        byte[] out = new byte[Math.multiplyExact(witnessSize, n8)];
         try {
-            recorded.evaluate(values.get(), out, deadline);
-            return Optional.of(new CircomWitness(prime, n8, out, List.of(), WitnessEngine.GRAPH));
+            recorded.evaluate(k -> flat.value(order[k]), out, deadline);
+            return true;
         } catch (GuardFailedException | UnsupportedOperandException e) {
             graph.offPath(e.getMessage());
-            return Optional.empty();
+            return false;
         } catch (DeadlineException e) {
             if (e.interrupted()) {
                 throw new WitnessException(Reason.INTERRUPTED, "the witness computation was interrupted");
@@ -299,28 +330,59 @@ public final class CircomWitnessCalculator implements AutoCloseable {
         }
     }
 
-    private CircomWitness calculateHere(WitnessInput input) {
+    /**
+     * For each of the graph's inputs, in graph order, the index of its value in {@code flat}; null where the input's
+     * signals are not the recorded ones (a signal missing, another count, or one more signal with values).
+     */
+    private static int[] order(WitnessGraph recorded, FlatInput flat) {
+        Map<String, FlatInput.Signal> byName = new HashMap<>();
+        int withValues = 0;
+        for (FlatInput.Signal s : flat.signals()) {
+            byName.put(s.name(), s);
+            if (s.count() > 0) {
+                withValues++;
+            }
+        }
+        int[] order = new int[recorded.inputCount()];
+        int matched = 0;
+        for (InputSignal signal : recorded.inputs()) {
+            FlatInput.Signal given = byName.get(signal.name());
+            if (given == null || given.count() != signal.size()) {
+                return null;
+            }
+            for (int i = 0; i < signal.size(); i++) {
+                order[signal.offset() + i] = given.offset() + i;
+            }
+            matched++;
+        }
+        return withValues == matched && byName.size() == flat.signals().size() ? order : null;
+    }
+
+    private WitnessRun calculateHere(InputSource input, MemorySegment out) {
         CircomRuntimeImports runtime = runtime();
         CircomExports wasm = start(this.wasm, runtime, null);
-        setInputs(wasm, runtime, input, (hash, index, value) -> {
-            byte[] le = Bytes.toLittleEndian(value.mod(prime), n8); // snarkjs's normalize()
+        FlatInput flat = flatten(input, out);
+        byte[] le = new byte[n8];
+        setInputs(wasm, runtime, flat, (hash, index, k) -> {
+            flat.copyValue(k, le); // reduced mod p when flattened: snarkjs's normalize()
             wasm.writeShared(le, 0);
             wasm.setInputSignal(hash, index);
         });
-        return guarded(runtime, "reading the witness", () -> readWitness(wasm, runtime));
+        guarded(runtime, "reading the witness", () -> readWitness(wasm, out));
+        return new WitnessRun(WitnessEngine.WASM, runtime.log());
     }
 
     /**
      * A recording run: the wasm computes the witness with {@link TracingField} behind its field functions, and the
      * graph it leaves is kept for the next computations. Where recording fails, the wasm computes this witness.
      */
-    private CircomWitness recordHere(WitnessInput input) {
+    private WitnessRun recordHere(InputSource input, MemorySegment out) {
         long started = System.nanoTime();
         GraphBuilder builder = new GraphBuilder(hostField, options.limits().maxMemoryBytes() / GRAPH_BYTES_PER_NODE);
         CircomRuntimeImports runtime = CircomRuntimeImports.forRecording(options.limits().maxLogBytes(),
                 options.limits().maxMemoryBytes());
         try {
-            CircomWitness witness = record(builder, runtime, input);
+            WitnessRun witness = record(builder, runtime, input, out);
             recorder = null; // its compiled code can go
             WitnessGraph recorded = graph.graph();
             if (recorded != null) {
@@ -342,10 +404,11 @@ public final class CircomWitnessCalculator implements AutoCloseable {
                 recorder = null; // its compiled code can go
             }
         }
-        return calculateHere(input);
+        return calculateHere(input, out);
     }
 
-    private CircomWitness record(GraphBuilder builder, CircomRuntimeImports runtime, WitnessInput input) {
+    private WitnessRun record(GraphBuilder builder, CircomRuntimeImports runtime, InputSource input,
+                              MemorySegment out) {
         if (sharedElement < 0) {
             throw new UnsupportedModuleException("the module does not export getSharedRWMemoryStart");
         }
@@ -357,19 +420,21 @@ public final class CircomWitnessCalculator implements AutoCloseable {
         }
         CircomExports recording = start(code, runtime, field);
         List<InputSignal> signals = new ArrayList<>();
-        setInputs(recording, runtime, input, (hash, index, value) -> {
-            long[] montgomery = hostField.fromBigInteger(value);
+        FlatInput flat = flatten(input, out);
+        setInputs(recording, runtime, flat, (hash, index, k) -> {
+            long[] montgomery = hostField.fromBigInteger(flat.value(k));
             FieldElements.writeNode(recording.memory(), staging, builder.input(montgomery));
             recording.setInputSignal(hash, index);
         }, signals);
-        byte[] values = new byte[Math.multiplyExact(witnessSize, n8)];
         long[] limbs = new long[hostField.limbs()];
+        byte[] value = new byte[n8];
         guarded(runtime, "reading the witness", () -> {
             for (int i = 0; i < witnessSize; i++) {
                 recording.loadWitness(i);
                 builder.witness(i, field.handedOut());
                 builder.value(field.handedOut(), limbs, 0);
-                hostField.toBytes(limbs, 0, false, false, values, i * n8);
+                hostField.toBytes(limbs, 0, false, false, value, 0);
+                MemorySegment.copy(value, 0, out, ValueLayout.JAVA_BYTE, (long) i * n8, n8);
             }
             return null;
         });
@@ -385,7 +450,7 @@ public final class CircomWitnessCalculator implements AutoCloseable {
                     + "limit of " + cap + " bytes");
         }
         graph.recorded(recorded, block[0]);
-        return new CircomWitness(prime, n8, values, List.of(), WitnessEngine.WASM);
+        return new WitnessRun(WitnessEngine.WASM, List.of());
     }
 
     /** What stopped a recording: the structural cause where there is one, else the failure itself. */
@@ -434,43 +499,43 @@ public final class CircomWitnessCalculator implements AutoCloseable {
         return wasm;
     }
 
-    /** Sets one input value: puts it where {@code setInputSignal} reads it, then calls it. */
+    /** Sets one input value (value {@code k} of the flattened input): puts it where {@code setInputSignal} reads it. */
     @FunctionalInterface
     private interface InputSetter {
-        void set(long hash, int index, BigInteger value);
+        void set(long hash, int index, int k);
     }
 
-    private void setInputs(CircomExports wasm, CircomRuntimeImports runtime, WitnessInput input, InputSetter setter) {
+    private void setInputs(CircomExports wasm, CircomRuntimeImports runtime, FlatInput input, InputSetter setter) {
         setInputs(wasm, runtime, input, setter, new ArrayList<>());
     }
 
-    private void setInputs(CircomExports wasm, CircomRuntimeImports runtime, WitnessInput input, InputSetter setter,
+    private void setInputs(CircomExports wasm, CircomRuntimeImports runtime, FlatInput input, InputSetter setter,
                            List<InputSignal> signals) {
         int set = 0;
-        for (Map.Entry<String, List<BigInteger>> signal : input.signals().entrySet()) {
-            String name = signal.getKey();
-            List<BigInteger> values = signal.getValue();
+        for (FlatInput.Signal signal : input.signals()) {
+            String name = signal.name();
+            int count = signal.count();
             long hash = Fnv1a64.hash(name);
             int expected = guarded(runtime, "input '" + name + "'", () -> wasm.inputSignalSize(hash));
             // circom answers -1 (older builds) or 0 (2.2.x) for a name that is no input signal. With
             // no values, snarkjs accepts such a key silently, and so do we.
-            if (expected <= 0 && !values.isEmpty()) {
+            if (expected <= 0 && count > 0) {
                 throw new WitnessException(Reason.INVALID_INPUT,
                         "Signal " + name + " not found: it is not an input of the circuit");
             }
-            if (values.size() != expected) {
-                throw new WitnessException(Reason.INVALID_INPUT, (values.size() < expected ? "Not enough" : "Too many")
-                        + " values for input signal " + name + ": expected " + expected + ", got " + values.size());
+            if (count != expected) {
+                throw new WitnessException(Reason.INVALID_INPUT, (count < expected ? "Not enough" : "Too many")
+                        + " values for input signal " + name + ": expected " + expected + ", got " + count);
             }
-            if (!values.isEmpty()) {
-                signals.add(new InputSignal(name, set, values.size()));
+            if (count > 0) {
+                signals.add(new InputSignal(name, set, count));
             }
-            for (int i = 0; i < values.size(); i++) {
+            for (int i = 0; i < count; i++) {
                 int index = i;
-                BigInteger value = values.get(i);
+                int k = signal.offset() + i;
                 // The circuit itself runs inside the call that sets the last input value.
                 guarded(runtime, "input '" + name + "'[" + i + "]", () -> {
-                    setter.set(hash, index, value);
+                    setter.set(hash, index, k);
                     return null;
                 });
                 set++;
@@ -482,13 +547,14 @@ public final class CircomWitnessCalculator implements AutoCloseable {
         }
     }
 
-    private CircomWitness readWitness(CircomExports wasm, CircomRuntimeImports runtime) {
-        byte[] values = new byte[Math.multiplyExact(witnessSize, n8)];
+    private Void readWitness(CircomExports wasm, MemorySegment out) {
+        byte[] value = new byte[n8];
         for (int i = 0; i < witnessSize; i++) {
             wasm.loadWitness(i);
-            wasm.readShared(values, i * n8);
+            wasm.readShared(value, 0);
+            MemorySegment.copy(value, 0, out, ValueLayout.JAVA_BYTE, (long) i * n8, n8);
         }
-        return new CircomWitness(prime, n8, values, runtime.log(), WitnessEngine.WASM);
+        return null;
     }
 
     private CircomRuntimeImports runtime() {

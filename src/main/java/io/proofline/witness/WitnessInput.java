@@ -28,7 +28,7 @@ import java.util.Map;
  * rounds unquoted numbers above 2^53; such inputs are the one place where the two can differ
  * (quote large numbers, as snarkjs's documentation advises).
  */
-public final class WitnessInput {
+public final class WitnessInput implements InputSource {
 
     private static final JsonMapper JSON = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
@@ -85,6 +85,17 @@ public final class WitnessInput {
     /** Qualified signal name → values (unmodifiable, in input order). */
     public Map<String, List<BigInteger>> signals() {
         return signals;
+    }
+
+    @Override
+    public void feed(FlatInput.Sink sink) {
+        for (Map.Entry<String, List<BigInteger>> signal : signals.entrySet()) {
+            sink.start(signal.getKey());
+            for (BigInteger value : signal.getValue()) {
+                sink.add(value);
+            }
+            sink.end();
+        }
     }
 
     /** Total number of values over all signals. */

@@ -27,9 +27,9 @@ class HugeDigitsTest extends InputAbuseSuite {
         long jobsBefore = api.get("/api/v1/jobs").json().get("total").asLong();
 
         String digits = "has more than 80 decimal (66 hex) digits";
-        // the API's JSON reader makes 1e999999999 a double (Infinity) before the input is read: not an integer
+        // an input's numbers are read exactly, token by token: 1e999999999 is a billion digits, not a double
         Map<String, String> refusals = Map.of("\"" + "9".repeat(1_000_000) + "\"", digits,
-                "\"0x" + "f".repeat(67) + "\"", digits, "1e999999999", "\"Infinity\" is not an integer");
+                "\"0x" + "f".repeat(67) + "\"", digits, "1e999999999", digits);
         for (Map.Entry<String, String> refusal : refusals.entrySet()) {
             Api.Response r = assertTimeoutPreemptively(QUICK, () -> api.postJson("/api/v1/jobs", """
                     {"circuitId":"%s","partitions":[{"input":{"value":%s,"lower":"1","upper":"2","bitsOf":"3"}}]}"""

@@ -151,7 +151,8 @@ class JobControllerTest {
         JobService.NewPartition input = first.partitions().get(1);
         assertThat(input.format()).isEqualTo(PartitionInput.Format.INPUT_JSON);
         assertThat(new String(staged.get("partitions[1].input"), StandardCharsets.UTF_8))
-                .isEqualTo("{\"a\":\"3\",\"b\":[\"1\",\"2\"]}");
+                .as("flattened as it was read: one array of values per signal")
+                .isEqualTo("{\"a\":[\"3\"],\"b\":[\"1\",\"2\"]}");
         assertThat(input.field()).isEqualTo("partitions[1].input");
     }
 

@@ -25,10 +25,9 @@ import io.proofline.snark.prover.ProverBackend;
 import io.proofline.snark.prover.Synthesis;
 import io.proofline.snark.prover.Synthesized;
 import io.proofline.snark.verifier.Groth16Verifier;
-import io.proofline.witness.CircomWitness;
 import io.proofline.witness.CircomWitnessCalculator;
 import io.proofline.witness.WitnessException;
-import io.proofline.witness.WitnessInput;
+import io.proofline.witness.InputJsonReader;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -194,27 +193,29 @@ public final class Groth16PartitionProver implements PartitionProver<Synthesized
         }
     }
 
-    /** Runs the circuit's witness calculator on the {@code input.json} upload, into the WITNESS buffer. */
+    /**
+     * Runs the circuit's witness calculator on the {@code input.json} upload, streamed from its file: the input is
+     * flattened into the partition's WITNESS buffer, which the witness then fills; neither is ever on the heap.
+     */
     private Witness computedWitness(PartitionWork work, ProvingKey key, BufferAllocator allocator)
-            throws WitnessRejectedException, IOException {
+            throws WitnessRejectedException {
         CircomWitnessCalculator calculator = circuits.witnessCalculator(work.circuit().id())
                 .orElseThrow(() -> new WitnessRejectedException("circuit " + work.circuit().id()
                         + " has no witness calculator (.wasm): submit .wtns witnesses"));
-        CircomWitness computed;
+        if (!calculator.prime().equals(key.curve().fr().modulus()) || calculator.witnessSize() != key.nVars()) {
+            throw new WitnessRejectedException("the witness calculator computes " + calculator.witnessSize()
+                    + " values mod " + calculator.prime() + ", the key expects " + key.nVars() + " over " + key.curve());
+        }
+        long bytes = (long) calculator.witnessSize() * calculator.n8();
+        OffHeapBuffer buffer = allocator.allocate(BufferClass.WITNESS, bytes);
+        MemorySegment segment = buffer.segment().asSlice(0, bytes);
         try {
-            computed = calculator.calculate(WitnessInput.parseJson(work.input().read()));
+            calculator.calculateInto(InputJsonReader.source(() -> InputJsonReader.parser(work.input().open())),
+                    segment);
         } catch (WitnessException | IllegalArgumentException e) {
             throw new WitnessRejectedException("partition " + work.partition() + " input: " + e.getMessage(), e);
         }
-        if (!computed.prime().equals(key.curve().fr().modulus()) || computed.size() != key.nVars()) {
-            throw new WitnessRejectedException("the witness calculator produced " + computed.size()
-                    + " values mod " + computed.prime() + ", the key expects " + key.nVars() + " over " + key.curve());
-        }
-        long bytes = (long) computed.size() * computed.n8();
-        OffHeapBuffer buffer = allocator.allocate(BufferClass.WITNESS, bytes);
-        MemorySegment segment = buffer.segment().asSlice(0, bytes);
-        computed.copyTo(segment);
-        return new Witness(key.curve(), computed.size(), segment, null);
+        return new Witness(key.curve(), calculator.witnessSize(), segment, null);
     }
 
     private void checkConstraints(PartitionWork work, Witness witness) throws WitnessRejectedException {

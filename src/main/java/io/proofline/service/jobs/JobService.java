@@ -27,7 +27,8 @@ import io.proofline.engine.ProvingEngine;
 import io.proofline.snark.Witness;
 import io.proofline.snark.format.FormatException;
 import io.proofline.snark.format.WtnsReader;
-import io.proofline.witness.WitnessInput;
+import io.proofline.witness.InputJsonReader;
+import tools.jackson.core.JsonParser;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DuplicateKeyException;
@@ -356,10 +357,32 @@ public class JobService {
                     throw InvalidFieldException.unprocessable(p.field(), "circuit " + circuit.id()
                             + " was registered without a wasm: submit .wtns witnesses");
                 }
-                try (InputStream in = Files.newInputStream(p.file())) {
-                    WitnessInput.parseJson(in);
+                // streamed again (the staged, flattened file), counting: an input with more values than the circuit
+                // has variables can never be flattened into its witness's reservation, so it is refused now
+                long[] values = new long[1];
+                try (JsonParser parser = InputJsonReader.parser(Files.newInputStream(p.file()))) {
+                    InputJsonReader.read(parser, new InputJsonReader.Sink() {
+                        @Override
+                        public void start(String signal) {
+                        }
+
+                        @Override
+                        public void value(String signal, JsonParser token) {
+                            if (++values[0] >= circuit.variables()) {
+                                throw InvalidFieldException.unprocessable(p.field(), "the input has more values "
+                                        + "than circuit " + circuit.id() + " has inputs (it has " + circuit.variables()
+                                        + " variables)");
+                            }
+                        }
+
+                        @Override
+                        public void end(String signal, long count) {
+                        }
+                    });
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot read the staged " + p.field(), e);
+                } catch (ServiceException e) {
+                    throw e;
                 } catch (RuntimeException e) {
                     throw InvalidFieldException.unprocessable(p.field(), "not a circuit input: " + e.getMessage());
                 }

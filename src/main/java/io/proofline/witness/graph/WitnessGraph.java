@@ -5,9 +5,9 @@ import io.proofline.algebra.field.PrimeField;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
+import java.nio.ByteOrder;
+import java.util.function.IntFunction;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
 /**
  * A circuit's witness computation as a straight-line program over field elements, recorded from one run of its wasm
@@ -17,6 +17,8 @@ import java.util.Optional;
  * shared; each {@link #evaluate} holds its own slots ({@link #evaluationBytes()}).
  */
 public final class WitnessGraph {
+
+    private static final ValueLayout.OfLong LIMB = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     /** Opcodes at and above: a guard on the conversion {@code opcode - GUARD}. */
     static final int GUARD = 64;
@@ -90,44 +92,34 @@ public final class WitnessGraph {
         return 8L * slots * limbs;
     }
 
-    /**
-     * The input values in graph order, or empty where {@code signals} are not the recorded signals with the recorded
-     * sizes (a name that is not an input, a missing one, a wrong count): the wasm then answers with circom's error.
-     * Names with no values are skipped, as circom's runtime does.
-     */
-    public Optional<BigInteger[]> order(Map<String, List<BigInteger>> signals) {
-        BigInteger[] ordered = new BigInteger[inputSlots.length];
-        int matched = 0;
-        for (InputSignal signal : inputs) {
-            List<BigInteger> values = signals.get(signal.name());
-            if (values == null || values.size() != signal.size()) {
-                return Optional.empty();
-            }
-            for (int i = 0; i < values.size(); i++) {
-                ordered[signal.offset() + i] = values.get(i);
-            }
-            matched++;
-        }
-        long extra = signals.entrySet().stream().filter(e -> !e.getValue().isEmpty()).count() - matched;
-        return extra == 0 ? Optional.of(ordered) : Optional.empty();
+    /** The recorded run's input signals, their values' places among the graph's inputs. */
+    public List<InputSignal> inputs() {
+        return inputs;
+    }
+
+    /** The number of input values the graph takes ({@link #evaluate}'s indices). */
+    public int inputCount() {
+        return inputSlots.length;
     }
 
     /**
-     * Computes the witness for input values in graph order ({@link #order}) into {@code out}: {@code witnessSize}
-     * canonical little-endian values of {@code 8 · limbs} bytes.
+     * Computes the witness for the input values in graph order ({@code inputValue(k)} for {@code k} below
+     * {@link #inputCount()}: {@link #inputs()} says which signal's values go where) into {@code out}:
+     * {@code witnessSize} canonical little-endian values of {@code 8 · limbs} bytes. Every input value is read before
+     * the first output is written, so the inputs may live in {@code out}.
      *
      * @param deadlineNanos {@link System#nanoTime()} past which the evaluation stops with {@link DeadlineException},
      *                      or {@link Long#MAX_VALUE}
      * @throws GuardFailedException       the input takes another path than the recorded one
      * @throws UnsupportedOperandException an operand the wasm must handle
      */
-    public void evaluate(BigInteger[] inputValues, byte[] out, long deadlineNanos) {
+    public void evaluate(IntFunction<BigInteger> inputValue, MemorySegment out, long deadlineNanos) {
         long[] v = new long[slots * limbs];
         MemorySegment.copy(program, ValueLayout.JAVA_LONG, constantsAt, v, 0, constantLongs);
         MemorySegment code = program;
         for (int k = 0; k < inputSlots.length; k++) {
             if (inputSlots[k] >= 0) {
-                field.fromBigInteger(inputValues[k], v, inputSlots[k]);
+                field.fromBigInteger(inputValue.apply(k), v, inputSlots[k]);
             }
         }
         CircomField circom = new CircomField(field);
@@ -149,7 +141,7 @@ public final class WitnessGraph {
                 field.sub(v, y, v, z, v, x);
             } else if (op == OUT) {
                 field.mul(v, y, unit, 0, canonical, 0);
-                writeLittleEndian(canonical, out, x * n8);
+                writeLittleEndian(canonical, out, (long) x * n8);
             } else if (op >= GUARD) {
                 int answer = circom.convert(OPS[op - GUARD], v, x, y);
                 if (answer != z) {
@@ -174,12 +166,9 @@ public final class WitnessGraph {
         }
     }
 
-    private void writeLittleEndian(long[] c, byte[] out, int at) {
+    private void writeLittleEndian(long[] c, MemorySegment out, long at) {
         for (int i = 0; i < limbs; i++) {
-            long limb = c[i];
-            for (int b = 0; b < 8; b++) {
-                out[at + 8 * i + b] = (byte) (limb >>> (8 * b));
-            }
+            out.set(LIMB, at + 8L * i, c[i]);
         }
     }
 

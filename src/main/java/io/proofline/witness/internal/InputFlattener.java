@@ -103,7 +103,7 @@ public final class InputFlattener {
     }
 
     /** One value as JavaScript's {@code BigInt(value)} reads it (booleans included), but exact for large numbers. */
-    static BigInteger toInteger(String signal, Object value) {
+    public static BigInteger toInteger(String signal, Object value) {
         try {
             return switch (value) {
                 case BigInteger b -> bounded(signal, b);
@@ -175,7 +175,8 @@ public final class InputFlattener {
         return negative ? magnitude.negate() : magnitude;
     }
 
-    private static int maxDigits(int radix) {
+    /** The most digits of one value in {@code radix} (without sign and prefix). */
+    public static int maxDigits(int radix) {
         return switch (radix) {
             case 16 -> MAX_HEX_DIGITS;
             case 10 -> MAX_DECIMAL_DIGITS;
@@ -183,7 +184,7 @@ public final class InputFlattener {
         };
     }
 
-    private static WitnessException tooLong(String signal) {
+    public static WitnessException tooLong(String signal) {
         return invalid("input '" + signal + "' has more than " + MAX_DECIMAL_DIGITS + " decimal (" + MAX_HEX_DIGITS
                 + " hex) digits; a field element has at most 78");
     }
