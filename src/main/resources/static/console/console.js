@@ -68,6 +68,8 @@
       setText(mem, "reservedPeak", bytes(b.peakReservedBytes));
       setText(mem, "heap", bytes(p.heapUsedBytes));
       setText(mem, "heapCommitted", bytes(p.heapCommittedBytes));
+      setText(mem, "heapAfterGc", bytes(p.heapAfterGcBytes));
+      setText(mem, "heapMax", bytes(p.heapMaxBytes));
       setText(mem, "offHeap", bytes(p.offHeapBytes));
       setText(mem, "offHeapBuffers", p.offHeapBuffers);
       if (s.memory) setText(mem, "unaccounted", signedBytes(s.memory.unaccountedBytes));

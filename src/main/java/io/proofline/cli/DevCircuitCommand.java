@@ -15,7 +15,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * {@code dev-circuit --curve bn128|bls12381 --constraints N --out DIR [--public 1|2] [--seed S]
+ * {@code dev-circuit --curve bn128|bls12381 --constraints N --out DIR [--public N] [--seed S]
  * [--domain N] [--witness uniform|porep]}: a synthetic circuit with an INSECURE known-secret setup, for demos and
  * benchmarks. {@code --domain} (a power of two) makes the domain larger than the circuit needs, so that a/b/c and H
  * dominate memory and proving time (memory tests); {@code --witness porep} makes over 90 % of the witness 0 or 1, as
@@ -26,7 +26,7 @@ final class DevCircuitCommand implements Cli.Command {
 
     @Override
     public String usage() {
-        return "dev-circuit --curve bn128|bls12381 --constraints N --out DIR [--public 1|2] [--seed S] [--domain N]"
+        return "dev-circuit --curve bn128|bls12381 --constraints N --out DIR [--public N] [--seed S] [--domain N]"
                 + " " + WitnessOption.USAGE;
     }
 
@@ -42,8 +42,8 @@ final class DevCircuitCommand implements Cli.Command {
             throw new UsageException("--constraints must be a positive integer");
         }
         int nPublic = Options.intValue(opts, "--public", 2);
-        if (nPublic != 1 && nPublic != 2) {
-            throw new UsageException("--public must be 1 or 2");
+        if (nPublic < 1) {
+            throw new UsageException("--public must be a positive integer");
         }
         int domain = Options.intValue(opts, "--domain", 1);
         if (domain < 1 || Integer.bitCount(domain) != 1) {

@@ -1,6 +1,7 @@
 package io.proofline.engine;
 
 import io.proofline.engine.memory.AdmissionPolicy;
+import io.proofline.engine.memory.FinishedJobsHeap;
 import io.proofline.engine.memory.FixedMemory;
 import io.proofline.engine.memory.MemoryPlan;
 import java.time.Duration;
@@ -33,11 +34,15 @@ import java.util.OptionalLong;
  * @param stepTimeout         how long a port call on a device (prove start, prove finish) may run before the
  *                            device is taken for hung and the partition is proved elsewhere, where another device
  *                            can take it
+ * @param finishedJobsBytes   the most heap bytes the engine keeps of finished jobs (their status, bounded failure
+ *                            and proofs) for status queries; the oldest are forgotten first
+ *                            ({@link io.proofline.engine.memory.FinishedJobsHeap})
  */
 public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, int synthesisWorkers, int queueCapacity,
                            int handoffCapacity, int finalizerThreads, boolean verifyProofs, int workersPerDevice,
                            AdmissionPolicy admission, int breakerMinimumCalls, Duration deviceRetryAfter,
-                           Duration queueFullRetryAfter, Duration admissionWait, Duration stepTimeout) {
+                           Duration queueFullRetryAfter, Duration admissionWait, Duration stepTimeout,
+                           long finishedJobsBytes) {
 
     /** The breaker's sliding window, counted in prove starts. */
     public static final int BREAKER_WINDOW = 10;
@@ -69,6 +74,7 @@ public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, in
             throw new IllegalArgumentException("stepTimeout must be positive: " + stepTimeout);
         }
         positive("budgetBytes", budgetBytes);
+        positive("finishedJobsBytes", finishedJobsBytes);
         positive("synthesisWorkers", synthesisWorkers);
         positive("queueCapacity", queueCapacity);
         positive("handoffCapacity", handoffCapacity);
@@ -118,6 +124,7 @@ public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, in
         private Duration queueFullRetryAfter = Duration.ofSeconds(DEFAULT_QUEUE_FULL_RETRY_AFTER_SECONDS);
         private Duration admissionWait = Duration.ofMinutes(DEFAULT_ADMISSION_WAIT_MINUTES);
         private Duration stepTimeout = Duration.ofMinutes(DEFAULT_STEP_TIMEOUT_MINUTES);
+        private Long finishedJobsBytes;
 
         private Builder() {
         }
@@ -196,6 +203,12 @@ public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, in
             return this;
         }
 
+        /** The heap bytes kept of finished jobs; by default the plan's declared figure, else the heap rule's. */
+        public Builder finishedJobsBytes(long value) {
+            this.finishedJobsBytes = value;
+            return this;
+        }
+
         public EngineConfig build() {
             MemoryPlan plan = memoryPlan;
             if (plan == null && budgetBytes == null) {
@@ -203,9 +216,12 @@ public record EngineConfig(long budgetBytes, Optional<MemoryPlan> memoryPlan, in
                         0, FixedMemory.DEFAULT_MARGIN_BYTES), OptionalLong.empty());
             }
             long budget = plan != null ? plan.budgetBytes() : budgetBytes;
+            long finished = finishedJobsBytes != null ? finishedJobsBytes
+                    : plan != null && plan.fixed().finishedJobsBytes() > 0 ? plan.fixed().finishedJobsBytes()
+                    : FinishedJobsHeap.defaultBytes(Runtime.getRuntime().maxMemory());
             return new EngineConfig(budget, Optional.ofNullable(plan), synthesisWorkers, queueCapacity, handoffCapacity,
                     finalizerThreads, verifyProofs, workersPerDevice, admission, breakerMinimumCalls, deviceRetryAfter,
-                    queueFullRetryAfter, admissionWait, stepTimeout);
+                    queueFullRetryAfter, admissionWait, stepTimeout, finished);
         }
     }
 }

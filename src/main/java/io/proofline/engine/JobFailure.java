@@ -10,6 +10,17 @@ package io.proofline.engine;
 public record JobFailure(int partition, Stage stage, Throwable cause) {
 
     public static final int WHOLE_JOB = -1;
+    /**
+     * The most characters of a failure's message the engine keeps once the job has finished: what the job store
+     * keeps too ({@code jobs.error varchar(4000)}).
+     */
+    public static final int RETAINED_MESSAGE_CHARS = 4000;
+
+    /** This failure as the engine keeps it after the end: its cause reduced to a bounded {@link RetainedFailure}. */
+    public JobFailure retained() {
+        return cause instanceof RetainedFailure ? this
+                : new JobFailure(partition, stage, RetainedFailure.of(cause, RETAINED_MESSAGE_CHARS));
+    }
 
     public String message() {
         String what = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();

@@ -40,6 +40,14 @@ public interface ProvingEngine extends AutoCloseable {
     JobStatus status(JobId id);
 
     /**
+     * The heap bytes the engine keeps of finished jobs now, at most {@link EngineConfig#finishedJobsBytes()}
+     * (status, bounded failure, proofs: an upper bound of each).
+     */
+    default long retainedFinishedBytes() {
+        return 0;
+    }
+
+    /**
      * Cancels the job in whatever stage its partitions are; their memory is released as each stops.
      *
      * @return false if the job had already finished

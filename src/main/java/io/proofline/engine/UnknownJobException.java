@@ -6,4 +6,9 @@ public final class UnknownJobException extends EngineException {
     public UnknownJobException(JobId id) {
         super("unknown job " + id);
     }
+
+    /** The job is known, but not what was asked: {@code why}. */
+    public UnknownJobException(JobId id, String why) {
+        super("job " + id + ": " + why);
+    }
 }

@@ -67,6 +67,13 @@ class PipelineMetrics implements MeterBinder {
                 p -> p.process().rssPeakBytes());
         gauge(registry, "proofline.offheap.bytes", "off-heap bytes the service allocated",
                 p -> p.process().offHeapBytes());
+        gauge(registry, "proofline.heap.after.gc.bytes",
+                "JVM heap in use right after the last garbage collection (what the heap holds)",
+                p -> p.process().heapAfterGcBytes());
+        gauge(registry, "proofline.heap.max.bytes", "the JVM's max heap", p -> p.process().heapMaxBytes());
+        Gauge.builder("proofline.finished.jobs.bytes", engine, ProvingEngine::retainedFinishedBytes)
+                .description("heap bytes the engine keeps of finished jobs (at most the fixed part's finished jobs)")
+                .strongReference(true).register(registry);
         gauge(registry, "proofline.memory.limit.bytes", "the memory limit: the most RSS the process may reach",
                 p -> p.memory().limitBytes());
         gauge(registry, "proofline.memory.fixed.bytes", "the declared fixed part of the memory limit",

@@ -7,13 +7,14 @@ import io.proofline.service.jobs.JobService;
 import io.proofline.service.jobs.JobStaging;
 import io.proofline.service.jobs.JobUpload;
 import io.proofline.service.jobs.JobWaits;
-import io.proofline.service.jobs.StoredProof;
 import io.proofline.service.Tenant;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -26,11 +27,12 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.async.DeferredResult;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -129,14 +131,41 @@ class JobController {
     }
 
     @GetMapping("/{id}/proof")
-    @Operation(summary = "The proofs of a DONE job (409 otherwise), snarkjs shapes")
-    ProofsResponse proof(Tenant tenant, @PathVariable String id) {
-        List<ProofsResponse.PartitionProof> proofs = new ArrayList<>();
-        for (StoredProof p : jobs.proofs(tenant, id)) {
-            proofs.add(new ProofsResponse.PartitionProof(JSON.readTree(p.proofJson()),
-                    JSON.readTree(p.publicSignalsJson())));
+    @Operation(summary = "The proofs of a DONE job (409 otherwise), snarkjs shapes",
+            responses = @ApiResponse(responseCode = "200", content = @Content(mediaType = "application/json",
+                    schema = @Schema(implementation = ProofsResponse.class))))
+    void proof(Tenant tenant, @PathVariable String id, HttpServletResponse response) throws IOException {
+        // Written as the rows are read, each stored text copied as it is: no proof is parsed into a tree, and at most
+        // one partition's proof is on the heap (a circuit's public signals may be a million characters).
+        JsonGenerator[] json = new JsonGenerator[1];
+        try {
+            jobs.forEachProof(tenant, id, () -> {
+                response.setStatus(HttpStatus.OK.value());
+                response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+                response.setCharacterEncoding(java.nio.charset.StandardCharsets.UTF_8);
+                try {
+                    json[0] = JSON.createGenerator(response.getOutputStream());
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                json[0].writeStartObject();
+                json[0].writeName("proofs");
+                json[0].writeStartArray();
+            }, proof -> {
+                json[0].writeStartObject();
+                json[0].writeName("proof");
+                json[0].writeRawValue(proof.proofJson());
+                json[0].writeName("publicSignals");
+                json[0].writeRawValue(proof.publicSignalsJson());
+                json[0].writeEndObject();
+                json[0].flush();
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
         }
-        return new ProofsResponse(proofs);
+        json[0].writeEndArray();
+        json[0].writeEndObject();
+        json[0].close();
     }
 
     @DeleteMapping("/{id}")

@@ -351,7 +351,7 @@ class HelmChartTest {
     }
 
     @Test
-    void alertsWatchRssAgainstTheLimitTheUnaccountedBytesAndJobsNotFinishing() throws IOException {
+    void alertsWatchRssAgainstTheLimitTheHeapAfterGcTheUnaccountedBytesAndJobsNotFinishing() throws IOException {
         assertThat(kinds(render(Map.of()))).doesNotContain("PrometheusRule");
 
         List<Map<String, Object>> docs = render(Map.of("prometheusRule", Map.of("enabled", true,
@@ -366,6 +366,8 @@ class HelmChartTest {
                 .contains("proofline_process_rss_bytes{").contains("> 0.9 * proofline_memory_limit_bytes{");
         assertThat(exprByAlert.get("ProoflineUnaccountedMemory"))
                 .contains("proofline_memory_unaccounted_bytes{").endsWith("> " + 300 * MIB);
+        assertThat(exprByAlert.get("ProoflineHeapNearMax"))
+                .contains("proofline_heap_after_gc_bytes{").contains("> 0.85 * proofline_heap_max_bytes{");
         assertThat(exprByAlert.get("ProoflineJobNotFinishing"))
                 .contains("max(proofline_jobs_oldest_in_flight_age_seconds{").endsWith("> 3600");
         assertThat(map(rule, "metadata", "labels")).containsEntry("release", "kube-prometheus-stack");

@@ -31,6 +31,6 @@ public final class BaselineServiceMain {
         return new EngineConfig(c.budgetBytes(), c.memoryPlan(), c.synthesisWorkers(), c.queueCapacity(),
                 c.handoffCapacity(), c.finalizerThreads(), c.verifyProofs(), c.workersPerDevice(),
                 BaselineAdmission.INSTANCE, c.breakerMinimumCalls(), c.deviceRetryAfter(), c.queueFullRetryAfter(),
-                c.admissionWait(), c.stepTimeout());
+                c.admissionWait(), c.stepTimeout(), c.finishedJobsBytes());
     }
 }

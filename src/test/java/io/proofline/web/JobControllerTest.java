@@ -40,6 +40,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -48,6 +49,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.hamcrest.Matchers.endsWith;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.doAnswer;
+import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
@@ -283,8 +286,15 @@ class JobControllerTest {
     void aJobItsProofsAndItsCancellation() throws Exception {
         when(jobs.get(ApiSlice.TENANT, JOB_ID)).thenReturn(new JobService.JobView(QUEUED, List.of()));
         when(jobs.get(ApiSlice.TENANT, "nope")).thenThrow(new NotFoundException("id", "no job nope"));
-        when(jobs.proofs(ApiSlice.TENANT, JOB_ID)).thenReturn(List.of(new StoredProof(0, "{\"protocol\":\"groth16\"}", "[\"33\"]")));
-        when(jobs.proofs(ApiSlice.TENANT, "running")).thenThrow(new ConflictException("id", "the job is RUNNING"));
+        doAnswer(call -> {
+            call.<Runnable>getArgument(2).run();
+            Consumer<StoredProof> each = call.getArgument(3);
+            each.accept(new StoredProof(0, "{\"protocol\":\"groth16\"}", "[\"33\"]"));
+            each.accept(new StoredProof(1, "{\"protocol\":\"groth16\",\n \"curve\":\"bn128\"}", "[\"34\",\"35\"]"));
+            return null;
+        }).when(jobs).forEachProof(eq(ApiSlice.TENANT), eq(JOB_ID), any(), any());
+        doThrow(new ConflictException("id", "the job is RUNNING")).when(jobs)
+                .forEachProof(eq(ApiSlice.TENANT), eq("running"), any(), any());
         when(jobs.cancel(ApiSlice.TENANT, JOB_ID)).thenReturn(new JobService.JobView(QUEUED, List.of()));
 
         mvc.perform(get("/api/v1/jobs/" + JOB_ID).header(ApiKeyFilter.HEADER, ApiSlice.KEY))
@@ -296,7 +306,9 @@ class JobControllerTest {
         mvc.perform(get("/api/v1/jobs/" + JOB_ID + "/proof").header(ApiKeyFilter.HEADER, ApiSlice.KEY))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.proofs[0].proof.protocol").value("groth16"))
-                .andExpect(jsonPath("$.proofs[0].publicSignals[0]").value("33"));
+                .andExpect(jsonPath("$.proofs[0].publicSignals[0]").value("33"))
+                .andExpect(jsonPath("$.proofs[1].proof.curve").value("bn128"))
+                .andExpect(jsonPath("$.proofs[1].publicSignals[1]").value("35"));
         mvc.perform(get("/api/v1/jobs/running/proof").header(ApiKeyFilter.HEADER, ApiSlice.KEY))
                 .andExpect(status().isConflict());
         mvc.perform(delete("/api/v1/jobs/" + JOB_ID).header(ApiKeyFilter.HEADER, ApiSlice.KEY))

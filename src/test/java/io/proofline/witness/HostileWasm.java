@@ -1,6 +1,7 @@
 package io.proofline.witness;
 
 import java.io.ByteArrayOutputStream;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,6 +30,9 @@ public final class HostileWasm {
     private static final int I32_NE = 0x47;
     private static final int I32_MUL = 0x6c;
     private static final int MEMORY_GROW = 0x40;
+    private static final int LOCAL_GET = 0x20;
+    private static final int I32_LOAD = 0x28;
+    private static final int I32_SHL = 0x74;
 
     /** Function types: params → results. */
     private static final int[][][] TYPES = {
@@ -92,9 +96,46 @@ public final class HostileWasm {
         return module(Map.of(export, code(LOOP, VOID, CALL, WRITE_BUFFER_MESSAGE, BR, 0, END, UNREACHABLE, END)), 1);
     }
 
+    /**
+     * A module that loads as a circom witness calculator of {@code witnessSize} values over {@code prime} (8 words;
+     * it is registered beside a real zkey of that shape), and whose every witness computation prints {@code "A A A
+     * ..."} until the service's log limit stops it: each failed job carries the most log a computation may print.
+     */
+    public static byte[] printsItsMostLogThenFails(BigInteger prime, int witnessSize) {
+        byte[] littleEndian = new byte[32];
+        byte[] big = prime.toByteArray();
+        for (int i = 0; i < big.length && i < 32; i++) {
+            littleEndian[i] = big[big.length - 1 - i];
+        }
+        Map<String, byte[]> overrides = new LinkedHashMap<>();
+        // readSharedRWMemory(i): the i-th little-endian word of the prime, from the data segment at address 0
+        overrides.put("readSharedRWMemory", code(LOCAL_GET, 0, I32_CONST, 2, I32_SHL, I32_LOAD, 2, 0, END));
+        overrides.put("getWitnessSize", concat(new int[] {I32_CONST}, signedLeb(witnessSize), new int[] {END}));
+        overrides.put("init", code(LOOP, VOID, CALL, WRITE_BUFFER_MESSAGE, BR, 0, END, END));
+        return module(overrides, 1, littleEndian);
+    }
+
     /** {@code getFieldNumLen32} answers 2^31 − 1, which circom's JS would use to size buffers. */
     public static byte[] hugeFieldSize() {
         return module(Map.of("getFieldNumLen32", code(I32_CONST, 0xff, 0xff, 0xff, 0xff, 0x07, END)), 1);
+    }
+
+    private static int[] signedLeb(int value) {
+        java.util.List<Integer> bytes = new java.util.ArrayList<>();
+        int v = value;
+        while (true) {
+            int b = v & 0x7f;
+            v >>= 7;
+            boolean done = v == 0 && (b & 0x40) == 0 || v == -1 && (b & 0x40) != 0;
+            bytes.add(done ? b : b | 0x80);
+            if (done) {
+                return bytes.stream().mapToInt(Integer::intValue).toArray();
+            }
+        }
+    }
+
+    private static byte[] concat(int[]... parts) {
+        return code(java.util.Arrays.stream(parts).flatMapToInt(java.util.Arrays::stream).toArray());
     }
 
     private static byte[] constant(int smallValue) {
@@ -110,6 +151,11 @@ public final class HostileWasm {
     }
 
     private static byte[] module(Map<String, byte[]> overrides, int memoryPages) {
+        return module(overrides, memoryPages, null);
+    }
+
+    /** The module, with {@code data} (if any) at address 0 of its memory. */
+    private static byte[] module(Map<String, byte[]> overrides, int memoryPages, byte[] data) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(new byte[] {0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00});
 
@@ -136,6 +182,9 @@ public final class HostileWasm {
             code.u32(body.length + 1).raw(0x00).bytes(body); // no locals
         }
         section(out, 10, code);
+        if (data != null) {
+            section(out, 11, new Bytes().u32(1).raw(0x00, I32_CONST, 0, END).u32(data.length).bytes(data));
+        }
         if (!EXPORTS.keySet().containsAll(overrides.keySet())) {
             throw new IllegalArgumentException("no export among " + overrides.keySet() + " in " + List.copyOf(EXPORTS.keySet()));
         }

@@ -30,6 +30,21 @@ class WitnessSandboxTest {
         return CircomWitnessCalculator.load(HostileWasm.harmless(), options(mode)).calculate(Map.of());
     }
 
+    /** Compiled, as the service runs wasm (interpreted, 500 ms may end it before the log limit does). */
+    @org.junit.jupiter.api.Test
+    void aModuleThatLoadsForARealCircuitAndFloodsItsLogAtEveryComputationStopsAtTheLimit() {
+        java.math.BigInteger r = io.proofline.algebra.bn254.Bn254.FR.modulus();
+        CircomWitnessCalculator calculator = CircomWitnessCalculator.load(
+                HostileWasm.printsItsMostLogThenFails(r, 300), options(ExecutionMode.COMPILED));
+        assertThat(calculator.prime()).isEqualTo(r);
+        assertThat(calculator.witnessSize()).isEqualTo(300);
+        assertThatThrownBy(() -> calculator.calculate(Map.of()))
+                .isInstanceOfSatisfying(WitnessException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(Reason.LIMIT);
+                    assertThat(String.join("", e.log())).hasSizeGreaterThan((int) (TIGHT.maxLogBytes() * 9 / 10));
+                });
+    }
+
     @ParameterizedTest
     @EnumSource(ExecutionMode.class)
     void theHarmlessModuleComputesInsideTheSandbox(ExecutionMode mode) {

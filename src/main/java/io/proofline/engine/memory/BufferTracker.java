@@ -137,8 +137,9 @@ public final class BufferTracker {
         }
         long[] rss = ProcFiles.rssAndPeak();
         MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+        HeapAfterGc afterGc = HeapAfterGc.get();
         ProcessMemory process = new ProcessMemory(rss[0], rss[1], heap.getUsed(), heap.getCommitted(),
-                liveOffHeapBytes, liveOffHeapBuffers);
+                liveOffHeapBytes, liveOffHeapBuffers, afterGc.bytes(), afterGc.maxBytes());
         MemoryBudget b = budget;
         BudgetFigures budgetFigures = b == null ? BudgetFigures.NONE
                 : new BudgetFigures(b.total(), b.reserved(), b.peakReserved());

@@ -12,7 +12,8 @@ import java.util.SequencedMap;
  * declared bound, so their sum is the most this part may hold. The budget is the limit less this sum
  * ({@link MemoryPlan}). The witness calculators' linear memory (Chicory's) lives on the JVM heap: the part of the max
  * heap declared for it ({@link WitnessHeapShare}: instances that may run at once × each one's cap) is a figure of
- * its own, and the heap's other figure is the rest, so that the figures still add up to the fixed part.
+ * its own, so is the part the engine keeps of finished jobs ({@link FinishedJobsHeap}), and the heap's other figure
+ * is the rest (the service's own objects), so that the figures still add up to the fixed part.
  *
  * @param maxHeapBytes      the JVM heap's maximum ({@code -Xmx})
  * @param metaspaceBytes    {@code MaxMetaspaceSize}, or {@link HeapRule#METASPACE_BYTES} where it is not capped
@@ -22,9 +23,12 @@ import java.util.SequencedMap;
  * @param marginBytes       what the rest of the native side takes: GC structures, malloc arenas, JIT arenas,
  *                          native libraries, mapped class data
  * @param witnessCalculatorBytes the part of {@code maxHeapBytes} the witness calculators' linear memory may fill
+ * @param finishedJobsBytes the part of {@code maxHeapBytes} the engine may keep of finished jobs
+ *                          ({@link FinishedJobsHeap}); 0 where not declared (tests, the CLI)
  */
 public record FixedMemory(long maxHeapBytes, long metaspaceBytes, long codeCacheBytes, long threadStacksBytes,
-                          long cudaContextBytes, long marginBytes, long witnessCalculatorBytes) {
+                          long cudaContextBytes, long marginBytes, long witnessCalculatorBytes,
+                          long finishedJobsBytes) {
 
     private static final long MIB = 1L << 20;
     /** The host memory one CUDA context holds (driver state, loaded kernels, staging). */
@@ -36,19 +40,31 @@ public record FixedMemory(long maxHeapBytes, long metaspaceBytes, long codeCache
 
     public FixedMemory {
         if (maxHeapBytes < 0 || metaspaceBytes < 0 || codeCacheBytes < 0 || threadStacksBytes < 0
-                || cudaContextBytes < 0 || marginBytes < 0 || witnessCalculatorBytes < 0) {
+                || cudaContextBytes < 0 || marginBytes < 0 || witnessCalculatorBytes < 0 || finishedJobsBytes < 0) {
             throw new IllegalArgumentException("negative fixed memory figure");
         }
         if (witnessCalculatorBytes > maxHeapBytes) {
             throw new IllegalArgumentException("the witness calculators' " + witnessCalculatorBytes
                     + " B do not fit the max heap of " + maxHeapBytes + " B");
         }
+        if (witnessCalculatorBytes + finishedJobsBytes > maxHeapBytes) {
+            throw new IllegalArgumentException("the witness calculators' " + witnessCalculatorBytes
+                    + " B and the finished jobs' " + finishedJobsBytes + " B do not fit the max heap of "
+                    + maxHeapBytes + " B");
+        }
+    }
+
+    /** Figures without a declared finished-jobs share. */
+    public FixedMemory(long maxHeapBytes, long metaspaceBytes, long codeCacheBytes, long threadStacksBytes,
+                       long cudaContextBytes, long marginBytes, long witnessCalculatorBytes) {
+        this(maxHeapBytes, metaspaceBytes, codeCacheBytes, threadStacksBytes, cudaContextBytes, marginBytes,
+                witnessCalculatorBytes, 0);
     }
 
     /** Figures without a declared witness-calculator share (tests, the CLI). */
     public FixedMemory(long maxHeapBytes, long metaspaceBytes, long codeCacheBytes, long threadStacksBytes,
                        long cudaContextBytes, long marginBytes) {
-        this(maxHeapBytes, metaspaceBytes, codeCacheBytes, threadStacksBytes, cudaContextBytes, marginBytes, 0);
+        this(maxHeapBytes, metaspaceBytes, codeCacheBytes, threadStacksBytes, cudaContextBytes, marginBytes, 0, 0);
     }
 
     /**
@@ -62,13 +78,19 @@ public record FixedMemory(long maxHeapBytes, long metaspaceBytes, long codeCache
     /** As above, with {@code witnessCalculatorBytes} of the heap declared for the witness calculators. */
     public static FixedMemory ofThisJvm(int maxThreads, int cudaContexts, long marginBytes,
                                         long witnessCalculatorBytes) {
+        return ofThisJvm(maxThreads, cudaContexts, marginBytes, witnessCalculatorBytes, 0);
+    }
+
+    /** As above, with {@code finishedJobsBytes} of the heap declared for the finished jobs the engine keeps. */
+    public static FixedMemory ofThisJvm(int maxThreads, int cudaContexts, long marginBytes,
+                                        long witnessCalculatorBytes, long finishedJobsBytes) {
         long stack = flag("ThreadStackSize", HeapRule.THREAD_STACK_BYTES / 1024) * 1024;
         return new FixedMemory(Runtime.getRuntime().maxMemory(),
                 flag("MaxMetaspaceSize", HeapRule.METASPACE_BYTES),
                 flag("ReservedCodeCacheSize", HeapRule.CODE_CACHE_BYTES),
                 Math.multiplyExact((long) maxThreads, stack),
                 Math.multiplyExact((long) cudaContexts, CUDA_CONTEXT_HOST_BYTES),
-                marginBytes, witnessCalculatorBytes);
+                marginBytes, witnessCalculatorBytes, finishedJobsBytes);
     }
 
     /** The witness calculators' share of the max heap for {@code synthesisWorkers} and a configured cap. */
@@ -89,9 +111,14 @@ public record FixedMemory(long maxHeapBytes, long metaspaceBytes, long codeCache
     /** The figures by name, in a stable order (console, log, {@code /api/v1/pipeline}). */
     public SequencedMap<String, Long> figures() {
         SequencedMap<String, Long> m = new LinkedHashMap<>();
-        if (witnessCalculatorBytes > 0) {
-            m.put("witness calculators", witnessCalculatorBytes);
-            m.put("heap", maxHeapBytes - witnessCalculatorBytes);
+        if (witnessCalculatorBytes > 0 || finishedJobsBytes > 0) {
+            if (witnessCalculatorBytes > 0) {
+                m.put("witness calculators", witnessCalculatorBytes);
+            }
+            if (finishedJobsBytes > 0) {
+                m.put("finished jobs", finishedJobsBytes);
+            }
+            m.put("heap", maxHeapBytes - witnessCalculatorBytes - finishedJobsBytes);
         } else {
             m.put("max heap", maxHeapBytes);
         }

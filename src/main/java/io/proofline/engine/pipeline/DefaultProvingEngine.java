@@ -27,11 +27,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Queue;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -49,8 +47,6 @@ import java.util.concurrent.atomic.AtomicLong;
 /** The engine: wires the stages, admits jobs, answers status, and shuts down. */
 public final class DefaultProvingEngine<S, P> implements ProvingEngine {
 
-    /** Finished jobs kept for status queries; older ones are forgotten (the service keeps them durably). */
-    static final int RETAINED_FINISHED_JOBS = 10_000;
     /** After shutdown cancels running partitions, how long it waits for their port calls to return. */
     static final Duration CANCELLATION_SETTLE = Duration.ofSeconds(5);
     private static final Duration POOL_STOP = Duration.ofSeconds(2);
@@ -77,9 +73,13 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
     private final ExecutorService provingPool;
     private final ThreadPoolExecutor finalizerPool;
     private final ScheduledExecutorService timers;
+    /** Jobs not yet retired: queued, running, or finished a moment ago. */
     private final Map<JobId, JobRun<S, P>> jobs = new ConcurrentHashMap<>();
-    private final Queue<JobId> finished = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger finishedCount = new AtomicInteger();
+    /**
+     * Finished jobs kept for status queries, bounded by bytes ({@link EngineConfig#finishedJobsBytes()}); older ones
+     * are forgotten (the service keeps them durably).
+     */
+    private final FinishedJobs<JobId, RetainedJob> finished;
     private final AtomicLong sequence = new AtomicLong();
     private ShutdownReport shutdownReport;
 
@@ -88,6 +88,7 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
         this.config = Objects.requireNonNull(config, "config");
         this.prover = Objects.requireNonNull(prover, "prover");
         this.budget = Objects.requireNonNull(budget, "budget");
+        this.finished = new FinishedJobs<>(config.finishedJobsBytes());
         this.tracker = Objects.requireNonNull(tracker, "tracker");
         this.devices = new DevicePool(devices, config);
         this.deviceList = List.copyOf(devices);
@@ -152,7 +153,16 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
 
     @Override
     public CompletableFuture<JobResult> result(JobId id) {
-        return job(id).result();
+        JobRun<S, P> live = jobs.get(Objects.requireNonNull(id, "id"));
+        if (live != null) {
+            return live.result();
+        }
+        RetainedJob kept = retained(id);
+        if (!kept.proofsKept()) {
+            throw new UnknownJobException(id, "its proofs were larger than the engine keeps of finished jobs"
+                    + " (" + finished.capBytes() + " bytes); read them from where the job's outcome was stored");
+        }
+        return CompletableFuture.completedFuture(kept.result());
     }
 
     @Override
@@ -166,12 +176,22 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
 
     @Override
     public JobStatus status(JobId id) {
-        return job(id).status();
+        JobRun<S, P> live = jobs.get(Objects.requireNonNull(id, "id"));
+        return live != null ? live.status() : retained(id).status();
+    }
+
+    @Override
+    public long retainedFinishedBytes() {
+        return finished.bytes();
     }
 
     @Override
     public boolean cancel(JobId id) {
-        JobRun<S, P> job = job(id);
+        JobRun<S, P> job = jobs.get(Objects.requireNonNull(id, "id"));
+        if (job == null) {
+            retained(id);
+            return false;
+        }
         if (job.isFinished()) {
             return false;
         }
@@ -278,12 +298,8 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
                 counts.get(Stage.FINALIZING) + counts.get(Stage.VERIFYING));
     }
 
-    private JobRun<S, P> job(JobId id) {
-        JobRun<S, P> job = jobs.get(Objects.requireNonNull(id, "id"));
-        if (job == null) {
-            throw new UnknownJobException(id);
-        }
-        return job;
+    private RetainedJob retained(JobId id) {
+        return finished.get(id).orElseThrow(() -> new UnknownJobException(id));
     }
 
     private List<JobRun<S, P>> unfinishedJobs() {
@@ -308,15 +324,18 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
         }
     }
 
+    /**
+     * A job finished (its future is complete): what status queries need of it moves into the byte-capped
+     * {@link FinishedJobs} (its proofs too where they fit), and the run itself, with its request, is let go. It is
+     * added there before it leaves {@link #jobs}, so that a query in between finds it in one or the other.
+     */
     private void retire(JobRun<S, P> job) {
-        finished.add(job.id());
-        if (finishedCount.incrementAndGet() > RETAINED_FINISHED_JOBS) {
-            JobId oldest = finished.poll();
-            if (oldest != null) {
-                finishedCount.decrementAndGet();
-                jobs.remove(oldest);
-            }
+        RetainedJob kept = RetainedJob.of(job.status(), job.result().join());
+        if (!finished.add(job.id(), kept, kept.heapBytes())) {
+            RetainedJob small = kept.withoutProofs();
+            finished.add(job.id(), small, small.heapBytes());
         }
+        jobs.remove(job.id());
     }
 
     private void stopThreads() throws InterruptedException {

@@ -5,6 +5,7 @@ import io.proofline.service.InstanceName;
 import io.proofline.service.circuits.KeyCache;
 import io.proofline.engine.memory.BufferTracker;
 import io.proofline.engine.EngineConfig;
+import io.proofline.engine.memory.FinishedJobsHeap;
 import io.proofline.engine.memory.FixedMemory;
 import io.proofline.engine.memory.MemoryPlan;
 import io.proofline.engine.memory.MemoryBudget;
@@ -70,8 +71,10 @@ public class EngineConfiguration {
     EngineConfig engineConfig(MemoryProperties memory, PipelineProperties pipeline, GpuProperties gpu,
                               ProoflineProperties proofline, DeviceBackends backends, RetryProperties retry,
                               WitnessHeapShare witnessShare) {
+        long finishedJobs = FinishedJobsHeap.of(Runtime.getRuntime().maxMemory(),
+                memory.finishedJobs() == null ? 0 : memory.finishedJobs().toBytes());
         FixedMemory fixed = FixedMemory.ofThisJvm(memory.maxThreads(), cudaContexts(gpu, backends),
-                memory.margin().toBytes(), witnessShare.totalBytes());
+                memory.margin().toBytes(), witnessShare.totalBytes(), finishedJobs);
         MemoryPlan plan = MemoryPlan.detect(bytes(memory.limit()), fixed, bytes(memory.budget()));
         LOG.info("memory: {}", plan.describe());
         if (plan.lowered()) {
@@ -87,7 +90,8 @@ public class EngineConfiguration {
                 .verifyProofs(proofline.verifyProofs())
                 .queueFullRetryAfter(pipeline.retryAfter())
                 .admissionWait(retry.admissionWait())
-                .stepTimeout(pipeline.stepTimeout());
+                .stepTimeout(pipeline.stepTimeout())
+                .finishedJobsBytes(finishedJobs);
         if (pipeline.synthesisWorkers() > 0) {
             b.synthesisWorkers(pipeline.synthesisWorkers());
         }

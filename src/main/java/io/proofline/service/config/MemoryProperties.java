@@ -18,10 +18,12 @@ import java.time.Duration;
  * @param margin         the fixed part's allowance for native memory no other figure names (GC structures, malloc
  *                       and JIT arenas, native libraries)
  * @param keyIdleTimeout a cached proving key unused this long is evicted even without memory pressure
+ * @param finishedJobs   the most heap the engine keeps of finished jobs (status, failure text cut to 4,000
+ *                       characters, proofs), a figure of the fixed part; empty means 1/16 of the max heap
  */
 @ConfigurationProperties("proofline.memory")
 public record MemoryProperties(DataSize limit, DataSize budget,
                                @DefaultValue("" + FixedMemory.DEFAULT_MAX_THREADS) int maxThreads,
                                @DefaultValue("" + FixedMemory.DEFAULT_MARGIN_BYTES) DataSize margin,
-                               @DefaultValue("10m") Duration keyIdleTimeout) {
+                               @DefaultValue("10m") Duration keyIdleTimeout, DataSize finishedJobs) {
 }

@@ -24,6 +24,7 @@ import io.proofline.engine.QueueFullException;
 import io.proofline.engine.RetryableException;
 import io.proofline.engine.Stage;
 import io.proofline.engine.TenantShare;
+import io.proofline.engine.UnknownJobException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
@@ -261,7 +262,7 @@ public class JobRunner {
                     + "run was cancelled and writes nothing", job.id());
             return new Outcome.Finished();
         }
-        List<PartitionStatus> partitions = engine.status(engineId).partitions();
+        List<PartitionStatus> partitions = finalPartitions(engineId);
         if (result.state() == JobState.CANCELLED && stopping && !cancelRequested(job.id())) {
             LOG.info("job {} goes back to the queue: this instance is shutting down", job.id());
             handBack(lease);
@@ -291,6 +292,19 @@ public class JobRunner {
     private TenantShare share(String jobId) {
         String principal = store.principal(jobId).orElse(Tenant.EVERY_KEY);
         return new TenantShare(principal, policies.of(principal).weight());
+    }
+
+    /**
+     * The partitions' last stages, as the engine still remembers them: it keeps finished jobs within a byte cap, so a
+     * flood of others finishing meanwhile may have made it forget this one (then the rows keep their last written
+     * stages; the job's outcome is stored all the same).
+     */
+    private List<PartitionStatus> finalPartitions(JobId engineId) {
+        try {
+            return engine.status(engineId).partitions();
+        } catch (UnknownJobException forgotten) {
+            return List.of();
+        }
     }
 
     /**

@@ -50,6 +50,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -290,14 +291,18 @@ public class JobService {
         return store.list(tenant, status, page, size);
     }
 
-    /** The proofs of a DONE job, in partition order. */
-    public List<StoredProof> proofs(Tenant tenant, String id) {
+    /**
+     * The proofs of a DONE job, in partition order, handed to {@code each} one at a time as they are read from the
+     * store; {@code before} runs once the job is known to be the tenant's and DONE, before the first proof.
+     */
+    public void forEachProof(Tenant tenant, String id, Runnable before, Consumer<StoredProof> each) {
         JobRecord job = find(tenant, id);
         if (job.status() != JobState.DONE) {
             throw new ConflictException("id", "job " + id + " is " + job.status() + (job.error() == null ? ""
                     : ": " + job.error()) + "; proofs exist only for DONE jobs");
         }
-        return store.proofs(id);
+        before.run();
+        store.forEachProof(id, each);
     }
 
     /** Cancels a job wherever it is; answers its state afterwards. */

@@ -125,6 +125,16 @@ public class JobStore {
                 .query(JobStore::partition).list();
     }
 
+    /**
+     * Hands the job's proofs to {@code each} one row at a time, in partition order: a job's proofs are never all on
+     * the heap at once (a partition's public signals may be a million characters).
+     */
+    public void forEachProof(String jobId, java.util.function.Consumer<StoredProof> each) {
+        jdbc.sql("select idx, proof, public_signals from proofs where job_id = ? order by idx").param(jobId)
+                .query((org.springframework.jdbc.core.RowCallbackHandler) rs -> each.accept(
+                        new StoredProof(rs.getInt(1), rs.getString(2), rs.getString(3))));
+    }
+
     public List<StoredProof> proofs(String jobId) {
         return jdbc.sql("select idx, proof, public_signals from proofs where job_id = ? order by idx").param(jobId)
                 .query((rs, n) -> new StoredProof(rs.getInt(1), rs.getString(2), rs.getString(3))).list();

@@ -57,7 +57,7 @@ public final class DevSetup {
     }
 
     /**
-     * Generates a synthetic circuit of {@code nConstraints} constraints and {@code nPublic} (1 or 2) public signals
+     * Generates a synthetic circuit of {@code nConstraints} constraints and {@code nPublic} (≥ 1) public signals
      * and its INSECURE setup; the circuit shape comes from {@code seed}, the secrets from {@link SecureRandom}.
      */
     public static Result generate(SnarkCurve curve, int nConstraints, int nPublic, long seed) {

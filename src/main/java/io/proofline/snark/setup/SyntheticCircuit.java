@@ -11,8 +11,8 @@ import java.util.SplittableRandom;
  * of them among the 16 most recent, as in real circuits), C is the single new variable {@code outᵢ}. Coefficients mix
  * what circom emits: mostly 1, then small integers, −1 and full-size field elements.
  *
- * <p>Variables: {@code w[0] = 1}; {@code w[1]} the public output (the last constraint's); with two public signals
- * {@code w[2]} a public input; then {@value #FREE_INPUTS} private inputs; then one variable per other constraint. So
+ * <p>Variables: {@code w[0] = 1}; {@code w[1]} the public output (the last constraint's); with more public signals
+ * {@code w[2..nPublic]} public inputs; then {@value #FREE_INPUTS} private inputs; then one variable per other constraint. So
  * {@code m = nConstraints + nPublic + FREE_INPUTS}. Sparse rows are CSR arrays; coefficients and the witness are
  * Montgomery limbs, flat.
  *
@@ -120,11 +120,11 @@ final class SyntheticCircuit {
         bStart[nConstraints] = bCount;
     }
 
-    /** {@code nConstraints ≥ 1} random constraints over {@code fr} with {@code nPublic ∈ {1, 2}}. */
+    /** {@code nConstraints ≥ 1} random constraints over {@code fr} with {@code nPublic ≥ 1} public signals. */
     static SyntheticCircuit generate(PrimeField fr, int nConstraints, int nPublic, long seed,
                                      WitnessDistribution distribution) {
-        if (nConstraints < 1 || nPublic < 1 || nPublic > 2) {
-            throw new IllegalArgumentException("need ≥ 1 constraint and 1 or 2 public signals");
+        if (nConstraints < 1 || nPublic < 1) {
+            throw new IllegalArgumentException("need ≥ 1 constraint and ≥ 1 public signal");
         }
         return new SyntheticCircuit(fr, nConstraints, nPublic, distribution, new SplittableRandom(seed));
     }
