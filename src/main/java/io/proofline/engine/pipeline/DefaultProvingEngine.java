@@ -44,7 +44,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /** The engine: wires the stages, admits jobs, answers status, and shuts down. */
 public final class DefaultProvingEngine<S, P> implements ProvingEngine {
@@ -80,7 +79,6 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
     private final Map<JobId, JobRun<S, P>> jobs = new ConcurrentHashMap<>();
     private final Queue<JobId> finished = new ConcurrentLinkedQueue<>();
     private final AtomicInteger finishedCount = new AtomicInteger();
-    private final AtomicLong sequence = new AtomicLong();
     private ShutdownReport shutdownReport;
 
     public DefaultProvingEngine(EngineConfig config, PartitionProver<S, P> prover, List<? extends ProvingDevice> devices,
@@ -131,7 +129,7 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
             throw new PartitionTooLargeException(request.circuit().id(), admitted, budget.total());
         }
         long now = System.nanoTime();
-        JobRun<S, P> job = new JobRun<>(JobId.random(), request, sequence.incrementAndGet(), now,
+        JobRun<S, P> job = new JobRun<>(JobId.random(), request, now,
                 request.verify().orElse(config.verifyProofs()));
         List<PartitionInput> inputs = request.partitions();
         for (int i = 0; i < inputs.size(); i++) {
