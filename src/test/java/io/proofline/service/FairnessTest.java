@@ -21,10 +21,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Fairness between tenants with a real service (issue #33): {@code proofline serve} with two API keys and the default
- * limits. Tenant B's one-partition LOW job is timed alone ({@link #RUNS} times, the median taken); then tenant A queues
- * {@link #A_JOBS} LOW jobs of {@link #A_PARTITIONS} partitions (500 partitions, within A's default queue share of half
- * the queue, far more than the job threads of before) and B submits again, as often: B gets no 429, and its job is done
- * within twice its solo latency, while most of A's backlog still waits. Before, B's job queued behind A's in the
+ * limits. Tenant B's one-partition LOW job (a 1,000-constraint circuit) is timed alone ({@link #RUNS} times, the median
+ * taken); then tenant A queues {@link #A_JOBS} LOW jobs of {@link #A_PARTITIONS} partitions of snarkjs's mul3 (500
+ * partitions, within A's default queue share of half the queue, far more jobs than the job threads of before) and B
+ * submits again, as often: B gets no 429, and each of its jobs is done within twice its solo latency, while most of A's
+ * backlog still waits. Before, B's job queued behind A's in the
  * durable queue (16 job threads) and behind all of A's partitions in the engine's queue (older jobs first). A's next
  * job, beyond its share, is answered 429 naming {@code queue-share}, while B still gets in.
  *
@@ -93,16 +94,16 @@ class FairnessTest {
             Api.Response bStillIn = submit(b, circuit, witness, 1);
 
             long soloMedian = median(solo);
-            long backlogMedian = median(behindBacklog);
-            System.out.printf("fairness: B solo %s ms (median %d), behind A's %d partitions %s ms (median %d), "
+            long slowestBehind = behindBacklog.stream().mapToLong(Long::longValue).max().orElseThrow();
+            System.out.printf("fairness: B solo %s ms (median %d), behind A's %d partitions %s ms (slowest %d), "
                             + "ratio %.2f; A's jobs unfinished when B was done: %d of %d%n", solo, soloMedian,
-                    A_JOBS * A_PARTITIONS, behindBacklog, backlogMedian, (double) backlogMedian / soloMedian,
+                    A_JOBS * A_PARTITIONS, behindBacklog, slowestBehind, (double) slowestBehind / soloMedian,
                     aUnfinished, A_JOBS);
 
             assertThat(aUnfinished).as("A's backlog was still there when B's jobs were done")
                     .isGreaterThanOrEqualTo(A_JOBS / 2);
-            assertThat(backlogMedian).as("B's latency behind A's backlog (ms) against twice its solo latency "
-                    + solo).isLessThanOrEqualTo(2 * soloMedian);
+            assertThat(behindBacklog).as("B's latencies behind A's backlog (ms) against twice its solo latency, "
+                    + "the median of " + solo).allSatisfy(ms -> assertThat(ms).isLessThanOrEqualTo(2 * soloMedian));
             if (aUnfinishedAtRefusal > 0) {
                 assertThat(overShare.status()).as(overShare.body()).isEqualTo(429);
                 JsonNode problem = overShare.json();

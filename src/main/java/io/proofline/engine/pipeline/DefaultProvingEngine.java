@@ -42,7 +42,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /** The engine: wires the stages, admits jobs, answers status, and shuts down. */
 public final class DefaultProvingEngine<S, P> implements ProvingEngine {
@@ -80,7 +79,6 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
      * are forgotten (the service keeps them durably).
      */
     private final FinishedJobs<JobId, RetainedJob> finished;
-    private final AtomicLong sequence = new AtomicLong();
     private ShutdownReport shutdownReport;
 
     public DefaultProvingEngine(EngineConfig config, PartitionProver<S, P> prover, List<? extends ProvingDevice> devices,
@@ -132,7 +130,7 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
             throw new PartitionTooLargeException(request.circuit().id(), admitted, budget.total());
         }
         long now = System.nanoTime();
-        JobRun<S, P> job = new JobRun<>(JobId.random(), request, sequence.incrementAndGet(), now,
+        JobRun<S, P> job = new JobRun<>(JobId.random(), request, now,
                 request.verify().orElse(config.verifyProofs()));
         List<PartitionInput> inputs = request.partitions();
         for (int i = 0; i < inputs.size(); i++) {

@@ -28,7 +28,6 @@ final class JobRun<S, P> {
 
     private final JobId id;
     private final JobRequest request;
-    private final long sequence;
     private final long submittedNanos;
     private final boolean verify;
     private final List<PartitionRun<S, P>> partitions = new ArrayList<>();
@@ -41,10 +40,9 @@ final class JobRun<S, P> {
     private boolean started;
     private volatile long finishedNanos = -1;
 
-    JobRun(JobId id, JobRequest request, long sequence, long submittedNanos, boolean verify) {
+    JobRun(JobId id, JobRequest request, long submittedNanos, boolean verify) {
         this.id = id;
         this.request = request;
-        this.sequence = sequence;
         this.submittedNanos = submittedNanos;
         this.verify = verify;
         this.unfinished = new AtomicInteger(request.partitions().size());
@@ -69,10 +67,6 @@ final class JobRun<S, P> {
 
     TenantShare share() {
         return request.share();
-    }
-
-    long sequence() {
-        return sequence;
     }
 
     boolean verify() {

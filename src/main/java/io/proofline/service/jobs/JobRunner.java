@@ -430,8 +430,9 @@ public class JobRunner {
             LOG.warn("job {}: its outcome ({}) could not be stored before this instance stopped; it runs again",
                     lease.jobId(), state);
         } else if (stored) {
-            data.deleteJobInputs(lease.jobId());
+            // logged as soon as it is stored: an instance killed while it deletes the inputs has said so
             LOG.info("job {} {}{}", lease.jobId(), state, error == null ? "" : ": " + error);
+            data.deleteJobInputs(lease.jobId());
         } else {
             LOG.info("job {} had already finished or was taken over elsewhere; result of this run ({}) dropped",
                     lease.jobId(), state);
