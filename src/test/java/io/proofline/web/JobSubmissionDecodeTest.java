@@ -33,6 +33,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class JobSubmissionDecodeTest {
 
+    /** The job mapper with the default settings' read constraints (max-job-size 256MB). */
+    static final tools.jackson.databind.json.JsonMapper JSON = JsonReadLimits.jobs(new BodyLimits(256L << 20,
+            2L << 30, BodyLimits.verifyBytes(10_000), java.time.Duration.ofMinutes(2)));
+
     /** A BN254 witness of 2^20 values: 32 bytes each. */
     static final int WITNESS_BYTES = 32 << 20;
 
@@ -59,7 +63,7 @@ class JobSubmissionDecodeTest {
 
         try (JobUpload upload = staging.open()) {
             long before = threads.getCurrentThreadAllocatedBytes();
-            JobService.NewJob job = JobSubmissionReader.json(new ByteArrayInputStream(body), upload);
+            JobService.NewJob job = JobSubmissionReader.json(new ByteArrayInputStream(body), upload, JSON);
             long allocated = threads.getCurrentThreadAllocatedBytes() - before;
 
             JobService.NewPartition p = job.partitions().getFirst();
@@ -101,7 +105,7 @@ class JobSubmissionDecodeTest {
         try (JobUpload upload = staging.open()) {
             assertThatThrownBy(() -> JobSubmissionReader.json(new ByteArrayInputStream(
                     "{\"circuitId\":\"c\",\"partitions\":[{\"witness\":\"AAAA\"},{\"witness\":\"not base64!\"}]}"
-                            .getBytes(StandardCharsets.US_ASCII)), upload))
+                            .getBytes(StandardCharsets.US_ASCII)), upload, JSON))
                     .hasFieldOrPropertyWithValue("field", "partitions[1].witness");
         }
         assertNothingStaged();
@@ -114,7 +118,7 @@ class JobSubmissionDecodeTest {
         try (JobUpload upload = small.open()) {
             assertThatThrownBy(() -> JobSubmissionReader.json(new ByteArrayInputStream(("{\"circuitId\":\"c\","
                     + "\"partitions\":[{\"witness\":\"" + twoMiB + "\"},{\"witness\":\"" + twoMiB + "\"}]}")
-                    .getBytes(StandardCharsets.US_ASCII)), upload))
+                    .getBytes(StandardCharsets.US_ASCII)), upload, JSON))
                     .isInstanceOf(TooLargeException.class)
                     .hasFieldOrPropertyWithValue("field", "partitions[1].witness")
                     .hasMessageContaining("limit of " + (3 << 20) + " bytes (proofline.store.max-job-size)");
@@ -137,7 +141,7 @@ class JobSubmissionDecodeTest {
         json.append("]}");
         try (JobUpload upload = staging.open()) {
             assertThatThrownBy(() -> JobSubmissionReader.json(new ByteArrayInputStream(
-                    json.toString().getBytes(StandardCharsets.US_ASCII)), upload))
+                    json.toString().getBytes(StandardCharsets.US_ASCII)), upload, JSON))
                     .hasFieldOrPropertyWithValue("field", "partitions[" + JobService.MAX_PARTITIONS + "].witness")
                     .hasMessageContaining("at most " + JobService.MAX_PARTITIONS + " partitions");
             assertThat(upload.partitions()).hasSize(JobService.MAX_PARTITIONS);
@@ -147,7 +151,7 @@ class JobSubmissionDecodeTest {
 
     private JobService.NewJob readJson(byte[] body) throws Exception {
         try (JobUpload upload = staging.open()) {
-            return JobSubmissionReader.json(new ByteArrayInputStream(body), upload);
+            return JobSubmissionReader.json(new ByteArrayInputStream(body), upload, JSON);
         }
     }
 

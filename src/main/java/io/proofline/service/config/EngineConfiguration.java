@@ -39,7 +39,8 @@ import java.util.OptionalLong;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({MemoryProperties.class, PipelineProperties.class, GpuProperties.class,
         StoreProperties.class, SecurityProperties.class, ProoflineProperties.class,
-        DemoProperties.class, WitnessProperties.class, RetryProperties.class, RegistrationProperties.class})
+        DemoProperties.class, WitnessProperties.class, RetryProperties.class, RegistrationProperties.class,
+        UploadProperties.class})
 public class EngineConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineConfiguration.class);
