@@ -77,6 +77,34 @@ class JobSubmissionDecodeTest {
     }
 
     @Test
+    void aLargeInputIsCheckedAndStagedTokenByTokenWithoutATree() throws Exception {
+        var threads = allocationCounter();
+        // one signal of 4 million numbers, about 32 MB: as a tree it was millions of nodes
+        int values = 4_000_000;
+        StringBuilder json = new StringBuilder(values * 8 + 128).append("{\"circuitId\":\"c\",\"partitions\":[{\"input\":{\"in\":[");
+        for (int i = 0; i < values; i++) {
+            json.append(i == 0 ? "" : ",").append(1_000_000 + i);
+        }
+        byte[] body = json.append("]}}]}").toString().getBytes(StandardCharsets.US_ASCII);
+        json.setLength(0);
+        readJson(("{\"circuitId\":\"c\",\"partitions\":[{\"input\":{\"in\":[1,2]}}]}")
+                .getBytes(StandardCharsets.US_ASCII)); // warmed outside the measurement
+
+        try (JobUpload upload = staging.open()) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            JobService.NewJob job = JobSubmissionReader.json(new ByteArrayInputStream(body), upload, JSON);
+            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+            JobService.NewPartition p = job.partitions().getFirst();
+            assertThat(p.format()).isEqualTo(io.proofline.engine.PartitionInput.Format.INPUT_JSON);
+            assertThat(p.size()).as("the flattened file: the same values").isGreaterThan(values * 8L);
+            assertThat(allocated).as("bytes allocated to read a %d-byte input", body.length)
+                    .isLessThan(body.length / 16);
+        }
+        assertNothingStaged();
+    }
+
+    @Test
     void aLargeMultipartWitnessIsCopiedIntoItsFileWithoutBeingHeld() throws Exception {
         var threads = allocationCounter();
         MockHttpServletRequest request = multipart(witness);
