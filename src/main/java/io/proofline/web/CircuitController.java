@@ -1,6 +1,14 @@
 package io.proofline.web;
 
-import io.proofline.web.multipart.MultipartUpload;
+import io.proofline.service.DataDirectory;
+import io.proofline.service.Upload;
+import io.proofline.web.multipart.CircuitUploadReader;
+import io.proofline.web.multipart.MultipartCircuitRegistration;
+import io.proofline.web.multipart.StagedPart;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.beans.factory.ObjectProvider;
 import io.proofline.service.circuits.CircuitService;
 import io.proofline.service.circuits.CircuitState;
 import io.proofline.service.InvalidFieldException;
@@ -15,24 +23,27 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RequestPart;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.multipart.MultipartFile;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 
 @RestController
-@RequestMapping("/api/v1/circuits")
+@RequestMapping(CircuitController.PATH)
 @Tag(name = "circuits", description = "register snarkjs/circom circuits (proving keys)")
 class CircuitController {
 
-    private final CircuitService circuits;
+    static final String PATH = "/api/v1/circuits";
 
-    CircuitController(CircuitService circuits) {
+    private final CircuitService circuits;
+    private final ObjectProvider<DataDirectory> data;
+
+    CircuitController(CircuitService circuits, ObjectProvider<DataDirectory> data) {
         this.circuits = circuits;
+        this.data = data;
     }
 
     @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
@@ -41,20 +52,31 @@ class CircuitController {
             + "201 when new and READY within proofline.registration.answer-within, else 202 with the circuit "
             + "REGISTERING (poll GET until READY or FAILED); 200 when already registered (202 while it is still "
             + "REGISTERING); 409 when the zkey is registered with another wasm or r1cs (a circuit's files are never "
-            + "replaced) or its circuit FAILED.")
-    ResponseEntity<CircuitResponse> register(Tenant tenant, @RequestPart("zkey") MultipartFile zkey,
-                                             @RequestPart(value = "wasm", required = false) MultipartFile wasm,
-                                             @RequestPart(value = "r1cs", required = false) MultipartFile r1cs,
-                                             @RequestParam(value = "name", required = false) String name) {
-        if (zkey.isEmpty()) {
-            throw InvalidFieldException.malformed("zkey", "zkey is empty");
+            + "replaced) or its circuit FAILED.",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+                    mediaType = MediaType.MULTIPART_FORM_DATA_VALUE,
+                    schema = @Schema(implementation = MultipartCircuitRegistration.class))))
+    ResponseEntity<CircuitResponse> register(Tenant tenant, HttpServletRequest request) throws IOException {
+        try (CircuitUploadReader.CircuitUpload upload = CircuitUploadReader.read(request.getInputStream(),
+                request.getContentType(), stagingDirectory())) {
+            StagedPart zkey = upload.zkey().orElseThrow(() -> InvalidFieldException.malformed("zkey",
+                    "zkey is required (a non-empty 'zkey' part)"));
+            var registered = circuits.register(tenant, zkey, upload.wasm().map(Upload.class::cast),
+                    upload.r1cs().map(Upload.class::cast), upload.name());
+            CircuitResponse body = CircuitResponse.of(registered.circuit());
+            var location = ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}").buildAndExpand(body.id())
+                    .toUri();
+            HttpStatus status = body.state() != CircuitState.READY ? HttpStatus.ACCEPTED
+                    : registered.created() ? HttpStatus.CREATED : HttpStatus.OK;
+            return ResponseEntity.status(status).location(location).body(body);
         }
-        var registered = circuits.register(tenant, new MultipartUpload(zkey), upload(wasm), upload(r1cs), name);
-        CircuitResponse body = CircuitResponse.of(registered.circuit());
-        var location = ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}").buildAndExpand(body.id()).toUri();
-        HttpStatus status = body.state() != CircuitState.READY ? HttpStatus.ACCEPTED
-                : registered.created() ? HttpStatus.CREATED : HttpStatus.OK;
-        return ResponseEntity.status(status).location(location).body(body);
+    }
+
+    /** Where a registration's parts arrive: the data directory's tmp/ (a rename away from circuits/). */
+    private Path stagingDirectory() throws IOException {
+        DataDirectory dir = data.getIfAvailable();
+        // no data directory in a web slice without the service layer: a temporary directory then
+        return dir != null ? dir.newStagingDirectory(".upload") : Files.createTempDirectory("proofline-upload");
     }
 
     @GetMapping
@@ -82,7 +104,4 @@ class CircuitController {
         return ResponseEntity.noContent().build();
     }
 
-    private static Optional<io.proofline.service.Upload> upload(MultipartFile part) {
-        return part == null || part.isEmpty() ? Optional.empty() : Optional.of(new MultipartUpload(part));
-    }
 }

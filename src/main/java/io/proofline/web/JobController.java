@@ -8,6 +8,7 @@ import io.proofline.service.jobs.JobStaging;
 import io.proofline.service.jobs.JobUpload;
 import io.proofline.service.jobs.JobWaits;
 import io.proofline.service.Tenant;
+import io.proofline.service.config.StoreProperties;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -55,11 +56,14 @@ class JobController {
     private final JobService jobs;
     private final JobStaging staging;
     private final JobWaits waits;
+    /** Reads job submissions within the job's read constraints. */
+    private final JsonMapper submissions;
 
-    JobController(JobService jobs, JobStaging staging, JobWaits waits) {
+    JobController(JobService jobs, JobStaging staging, JobWaits waits, StoreProperties store) {
         this.jobs = jobs;
         this.staging = staging;
         this.waits = waits;
+        this.submissions = JsonReadLimits.jobs(BodyLimits.of(store));
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -69,7 +73,7 @@ class JobController {
                     mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = JobSubmission.class))))
     ResponseEntity<JobResponse> submit(Tenant tenant, HttpServletRequest request) throws IOException {
         try (JobUpload upload = staging.open()) {
-            return accepted(jobs.submit(tenant, JobSubmissionReader.json(request.getInputStream(), upload)));
+            return accepted(jobs.submit(tenant, JobSubmissionReader.json(request.getInputStream(), upload, submissions)));
         }
     }
 

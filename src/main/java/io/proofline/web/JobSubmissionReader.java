@@ -9,6 +9,7 @@ import io.proofline.service.jobs.JobUpload;
 import io.proofline.service.ServiceException;
 import jakarta.servlet.http.HttpServletRequest;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.json.JsonMapper;
@@ -38,16 +39,20 @@ public final class JobSubmissionReader {
     /** The most parts of a multipart job: the witnesses and the text fields. */
     static final int MAX_PARTS = JobService.MAX_PARTITIONS + 16;
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-
     private JobSubmissionReader() {
     }
 
-    /** A JSON body ({@link JobSubmission}); a malformed one is a 400 naming its field. */
-    static JobService.NewJob json(InputStream body, JobUpload upload) throws IOException {
+    /**
+     * A JSON body ({@link JobSubmission}) read by {@code json} (a mapper with the job's read constraints,
+     * {@link JsonReadLimits#jobs}); a malformed one is a 400 naming its field.
+     */
+    static JobService.NewJob json(InputStream body, JobUpload upload, JsonMapper json) throws IOException {
         JobSubmission submission;
         try {
-            submission = JSON.readerFor(JobSubmission.class).withAttribute(JobUpload.class, upload).readValue(body);
+            submission = json.readerFor(JobSubmission.class).withAttribute(JobUpload.class, upload).readValue(body);
+        } catch (StreamConstraintsException e) {
+            // past a read constraint (JsonReadLimits.jobs): no legitimate job holds such a value
+            throw InvalidFieldException.unprocessable("body", e.getOriginalMessage());
         } catch (JacksonException e) {
             throw refusal(e, () -> {
                 if (e instanceof DatabindException d && !d.getPath().isEmpty()) {

@@ -9,6 +9,7 @@ import io.proofline.witness.WitnessException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.ObjectWriteContext;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.ValueDeserializer;
@@ -69,6 +70,8 @@ final class StagedInput extends ValueDeserializer<JobService.NewPartition> {
             });
         } catch (WitnessException e) {
             throw InvalidFieldException.unprocessable(field, e.getMessage());
+        } catch (StreamConstraintsException e) {
+            throw InvalidFieldException.unprocessable(field, e.getOriginalMessage()); // JsonReadLimits.jobs
         } catch (IOException e) {
             throw new UncheckedIOException("cannot stage " + field, e);
         }

@@ -262,7 +262,8 @@ public final class CircomWitnessCalculator implements AutoCloseable {
      * the partition's reserved WITNESS buffer. The input is flattened into the same memory first (it has room for
      * every input value: {@link #inputSize()} is below the witness size), read from there before the first witness
      * value is written, and read again from {@code input} by a computation that leaves the graph for the wasm; so
-     * neither the input nor the witness is ever on the heap.
+     * neither the input nor the witness is ever on the heap. {@code out} must be accessible from any thread (a shared
+     * or global arena): a wasm computation runs on a thread of its own, under its deadline.
      *
      * @throws WitnessException as {@link #calculate(WitnessInput)}
      */

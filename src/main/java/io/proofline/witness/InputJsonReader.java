@@ -169,14 +169,15 @@ public final class InputJsonReader {
     private void elements(String name, String indexed, int depth) {
         int index = 0;
         for (JsonToken t = parser.nextToken(); t != JsonToken.END_ARRAY; t = parser.nextToken(), index++) {
-            String at = indexed + "[" + index + "]";
             switch (t) {
                 case START_ARRAY -> {
+                    String at = indexed + "[" + index + "]"; // a bus's prefix, should buses follow
                     checkName(at);
                     elements(name, at, deeper(depth, name));
                 }
                 case START_OBJECT -> {
                     decide(name, Mode.BUSES);
+                    String at = indexed + "[" + index + "]";
                     checkName(at);
                     object(at, deeper(depth, name));
                 }
@@ -207,7 +208,7 @@ public final class InputJsonReader {
     private void leaf(String name) {
         JsonToken t = parser.currentToken();
         switch (t) {
-            case VALUE_NUMBER_INT -> checkInteger(name, parser.getText());
+            case VALUE_NUMBER_INT -> checkInteger(name, parser); // its length, without making it a string
             case VALUE_NUMBER_FLOAT -> value(name, parser); // exact, bounded, integral (InputFlattener)
             case VALUE_STRING -> checkString(name, parser.getString());
             case VALUE_TRUE, VALUE_FALSE -> {
@@ -218,8 +219,9 @@ public final class InputJsonReader {
         sink.value(name, parser);
     }
 
-    private static void checkInteger(String name, String text) {
-        int digits = text.length() - (text.startsWith("-") ? 1 : 0);
+    private static void checkInteger(String name, JsonParser parser) {
+        char[] text = parser.getTextCharacters();
+        int digits = parser.getTextLength() - (text[parser.getTextOffset()] == '-' ? 1 : 0);
         if (digits > InputFlattener.MAX_DECIMAL_DIGITS) {
             throw InputFlattener.tooLong(name);
         }

@@ -4,6 +4,7 @@ import io.proofline.web.security.Credentials;
 import io.proofline.web.security.SecurityConfiguration;
 import io.proofline.service.config.SecurityProperties;
 import io.proofline.service.config.StoreProperties;
+import io.proofline.service.config.UploadProperties;
 import io.proofline.service.Tenant;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -36,7 +37,7 @@ import java.lang.annotation.Target;
     String MAX_BODY = "64KB";
 
     @TestConfiguration(proxyBeanMethods = false)
-    @EnableConfigurationProperties({SecurityProperties.class, StoreProperties.class})
+    @EnableConfigurationProperties({SecurityProperties.class, StoreProperties.class, UploadProperties.class})
     @Import({SecurityConfiguration.class, Credentials.class})
     class Security {
     }

@@ -33,6 +33,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class JobSubmissionDecodeTest {
 
+    /** The job mapper with the default settings' read constraints (max-job-size 256MB). */
+    static final tools.jackson.databind.json.JsonMapper JSON = JsonReadLimits.jobs(new BodyLimits(256L << 20,
+            2L << 30, BodyLimits.verifyBytes(10_000), java.time.Duration.ofMinutes(2)));
+
     /** A BN254 witness of 2^20 values: 32 bytes each. */
     static final int WITNESS_BYTES = 32 << 20;
 
@@ -59,7 +63,7 @@ class JobSubmissionDecodeTest {
 
         try (JobUpload upload = staging.open()) {
             long before = threads.getCurrentThreadAllocatedBytes();
-            JobService.NewJob job = JobSubmissionReader.json(new ByteArrayInputStream(body), upload);
+            JobService.NewJob job = JobSubmissionReader.json(new ByteArrayInputStream(body), upload, JSON);
             long allocated = threads.getCurrentThreadAllocatedBytes() - before;
 
             JobService.NewPartition p = job.partitions().getFirst();
@@ -68,6 +72,34 @@ class JobSubmissionDecodeTest {
             assertThat(Files.mismatch(p.file(), writeExpected())).isEqualTo(-1L);
             assertThat(allocated).as("bytes allocated to read a %d-byte witness", WITNESS_BYTES)
                     .isLessThan(WITNESS_BYTES / 16);
+        }
+        assertNothingStaged();
+    }
+
+    @Test
+    void aLargeInputIsCheckedAndStagedTokenByTokenWithoutATree() throws Exception {
+        var threads = allocationCounter();
+        // one signal of 4 million numbers, about 32 MB: as a tree it was millions of nodes
+        int values = 4_000_000;
+        StringBuilder json = new StringBuilder(values * 8 + 128).append("{\"circuitId\":\"c\",\"partitions\":[{\"input\":{\"in\":[");
+        for (int i = 0; i < values; i++) {
+            json.append(i == 0 ? "" : ",").append(1_000_000 + i);
+        }
+        byte[] body = json.append("]}}]}").toString().getBytes(StandardCharsets.US_ASCII);
+        json.setLength(0);
+        readJson(("{\"circuitId\":\"c\",\"partitions\":[{\"input\":{\"in\":[1,2]}}]}")
+                .getBytes(StandardCharsets.US_ASCII)); // warmed outside the measurement
+
+        try (JobUpload upload = staging.open()) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            JobService.NewJob job = JobSubmissionReader.json(new ByteArrayInputStream(body), upload, JSON);
+            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+            JobService.NewPartition p = job.partitions().getFirst();
+            assertThat(p.format()).isEqualTo(io.proofline.engine.PartitionInput.Format.INPUT_JSON);
+            assertThat(p.size()).as("the flattened file: the same values").isGreaterThan(values * 8L);
+            assertThat(allocated).as("bytes allocated to read a %d-byte input", body.length)
+                    .isLessThan(body.length / 16);
         }
         assertNothingStaged();
     }
@@ -101,7 +133,7 @@ class JobSubmissionDecodeTest {
         try (JobUpload upload = staging.open()) {
             assertThatThrownBy(() -> JobSubmissionReader.json(new ByteArrayInputStream(
                     "{\"circuitId\":\"c\",\"partitions\":[{\"witness\":\"AAAA\"},{\"witness\":\"not base64!\"}]}"
-                            .getBytes(StandardCharsets.US_ASCII)), upload))
+                            .getBytes(StandardCharsets.US_ASCII)), upload, JSON))
                     .hasFieldOrPropertyWithValue("field", "partitions[1].witness");
         }
         assertNothingStaged();
@@ -114,7 +146,7 @@ class JobSubmissionDecodeTest {
         try (JobUpload upload = small.open()) {
             assertThatThrownBy(() -> JobSubmissionReader.json(new ByteArrayInputStream(("{\"circuitId\":\"c\","
                     + "\"partitions\":[{\"witness\":\"" + twoMiB + "\"},{\"witness\":\"" + twoMiB + "\"}]}")
-                    .getBytes(StandardCharsets.US_ASCII)), upload))
+                    .getBytes(StandardCharsets.US_ASCII)), upload, JSON))
                     .isInstanceOf(TooLargeException.class)
                     .hasFieldOrPropertyWithValue("field", "partitions[1].witness")
                     .hasMessageContaining("limit of " + (3 << 20) + " bytes (proofline.store.max-job-size)");
@@ -137,7 +169,7 @@ class JobSubmissionDecodeTest {
         json.append("]}");
         try (JobUpload upload = staging.open()) {
             assertThatThrownBy(() -> JobSubmissionReader.json(new ByteArrayInputStream(
-                    json.toString().getBytes(StandardCharsets.US_ASCII)), upload))
+                    json.toString().getBytes(StandardCharsets.US_ASCII)), upload, JSON))
                     .hasFieldOrPropertyWithValue("field", "partitions[" + JobService.MAX_PARTITIONS + "].witness")
                     .hasMessageContaining("at most " + JobService.MAX_PARTITIONS + " partitions");
             assertThat(upload.partitions()).hasSize(JobService.MAX_PARTITIONS);
@@ -147,7 +179,7 @@ class JobSubmissionDecodeTest {
 
     private JobService.NewJob readJson(byte[] body) throws Exception {
         try (JobUpload upload = staging.open()) {
-            return JobSubmissionReader.json(new ByteArrayInputStream(body), upload);
+            return JobSubmissionReader.json(new ByteArrayInputStream(body), upload, JSON);
         }
     }
 

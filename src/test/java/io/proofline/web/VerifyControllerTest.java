@@ -6,6 +6,8 @@ import io.proofline.service.NotFoundException;
 import io.proofline.service.circuits.ProofVerifier;
 import io.proofline.snark.verifier.VerificationResult;
 import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentMatchers;
+import tools.jackson.databind.JsonNode;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
 import org.springframework.http.MediaType;
@@ -37,8 +39,10 @@ class VerifyControllerTest {
 
     @Test
     void validAndInvalidProofsAreBoth200WithTheVerdict() throws Exception {
-        when(verifier.verify(eq(ApiSlice.TENANT), eq("c1"), isNull(), eq(PROOF), eq("[\"33\"]"))).thenReturn(VerificationResult.VALID);
-        when(verifier.verify(eq(ApiSlice.TENANT), isNull(), eq("{\"protocol\":\"groth16\"}"), eq(PROOF), eq("[\"34\"]")))
+        when(verifier.verify(eq(ApiSlice.TENANT), eq("c1"), ArgumentMatchers.<JsonNode>isNull(), eq(tree(PROOF)),
+                eq(tree("[\"33\"]")))).thenReturn(VerificationResult.VALID);
+        when(verifier.verify(eq(ApiSlice.TENANT), isNull(), eq(tree("{\"protocol\":\"groth16\"}")), eq(tree(PROOF)),
+                eq(tree("[\"34\"]"))))
                 .thenReturn(VerificationResult.invalid("the pairing check failed"));
 
         verify("{\"circuitId\":\"c1\",\"proof\":" + PROOF + ",\"publicSignals\":[\"33\"]}")
@@ -53,7 +57,7 @@ class VerifyControllerTest {
 
     @Test
     void theVerifiersRefusalsNameTheirField() throws Exception {
-        when(verifier.verify(any(), any(), any(), any(), any()))
+        when(verifier.verify(any(), any(), ArgumentMatchers.<JsonNode>any(), any(), any()))
                 .thenThrow(InvalidFieldException.malformed("proof", "pi_a is not a G1 point"))
                 .thenThrow(new NotFoundException("circuitId", "no circuit c9"));
         expectField(verify("{\"proof\":{},\"publicSignals\":[]}"), "proof");
@@ -75,6 +79,10 @@ class VerifyControllerTest {
                 .andExpect(status().isUnauthorized())
                 .andExpect(jsonPath("$.field").value(ApiKeyFilter.HEADER));
         verifyNoInteractions(verifier);
+    }
+
+    private static JsonNode tree(String json) {
+        return Api.JSON.readTree(json);
     }
 
     private ResultActions verify(String json) throws Exception {

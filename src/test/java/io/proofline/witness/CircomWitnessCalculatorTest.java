@@ -51,6 +51,32 @@ class CircomWitnessCalculatorTest {
         assertThat(witness.get(0)).isEqualTo(BigInteger.ONE);
     }
 
+    /**
+     * The service's path: the input streamed from its file (never a tree) and flattened into the witness's own
+     * off-heap memory, which the witness then fills. The first computation records the graph, the next ones evaluate
+     * it, so both engines read the flattened input from the memory they write the witness into.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.proofline.witness.WitnessFixture#all")
+    void aStreamedInputComputesTheWitnessInTheCallersMemory(WitnessFixture fixture) {
+        var calculator = CircomWitnessCalculator.load(fixture.wasm());
+        InputSource streamed = InputJsonReader.source(() -> InputJsonReader.parser(Files.newInputStream(fixture.input())));
+        long bytes = (long) calculator.witnessSize() * calculator.n8();
+        List<WitnessEngine> engines = new ArrayList<>();
+        for (int run = 0; run < 3; run++) {
+            try (Arena arena = Arena.ofShared()) { // the wasm runs on a thread of its own, under its deadline
+                MemorySegment out = arena.allocate(bytes, 64);
+                engines.add(calculator.calculateInto(streamed, out).engine());
+                byte[] values = out.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+                for (int i = 0; i < calculator.witnessSize(); i++) {
+                    assertThat(Bytes.fromLittleEndian(values, i * calculator.n8(), calculator.n8()))
+                            .as("value %d, run %d", i, run).isEqualTo(fixture.expectedWitness().get(i));
+                }
+            }
+        }
+        assertThat(engines.getFirst()).isEqualTo(WitnessEngine.WASM);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.proofline.witness.WitnessFixture#all")
     void wtnsFileIsByteIdenticalToSnarkjs(WitnessFixture fixture, @TempDir Path tmp) throws Exception {

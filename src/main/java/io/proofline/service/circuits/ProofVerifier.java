@@ -13,6 +13,9 @@ import io.proofline.snark.verifier.Groth16Verifier;
 import io.proofline.snark.verifier.PreparedVerifyingKey;
 import io.proofline.snark.verifier.VerificationResult;
 import org.springframework.stereotype.Service;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.math.BigInteger;
 
@@ -22,6 +25,9 @@ import java.math.BigInteger;
  */
 @Service
 public class ProofVerifier {
+
+    /** The documents given as text (the CLI's and tests' path); the REST request's are read by its controller. */
+    private static final JsonMapper TEXT = JsonMapper.builder().build();
 
     private final CircuitService circuits;
     private final KeyCache keys;
@@ -38,28 +44,54 @@ public class ProofVerifier {
      */
     public VerificationResult verify(Tenant tenant, String circuitId, String verificationKeyJson, String proofJson,
                                      String publicSignalsJson) {
+        return verify(tenant, circuitId,
+                verificationKeyJson == null ? null : tree("verificationKey", verificationKeyJson),
+                proofJson == null ? null : tree("proof", proofJson),
+                publicSignalsJson == null ? null : tree("publicSignals", publicSignalsJson));
+    }
+
+    /**
+     * As {@link #verify(Tenant, String, String, String, String)}, for documents the caller has already read (the
+     * REST request's, each read once from the bounded body, never printed and parsed again); a JSON null is absent.
+     */
+    public VerificationResult verify(Tenant tenant, String circuitId, JsonNode verificationKey, JsonNode proof,
+                                     JsonNode publicSignals) {
         PreparedVerifyingKey pvk;
         if (circuitId != null) {
             pvk = keys.verifyingKey(circuits.get(tenant, circuitId).id());
-        } else if (verificationKeyJson != null) {
-            VerifyingKey vk = parse("verificationKey", () -> VerificationKeyJson.parse(verificationKeyJson, "verificationKey"));
+        } else if (present(verificationKey)) {
+            VerifyingKey vk = parse("verificationKey", () -> VerificationKeyJson.fromJson(verificationKey,
+                    "verificationKey"));
             pvk = PreparedVerifyingKey.prepare(vk);
         } else {
             throw InvalidFieldException.malformed("circuitId", "give circuitId or verificationKey");
         }
-        if (proofJson == null) {
+        if (!present(proof)) {
             throw InvalidFieldException.malformed("proof", "proof is required");
         }
-        if (publicSignalsJson == null) {
+        if (!present(publicSignals)) {
             throw InvalidFieldException.malformed("publicSignals", "publicSignals is required");
         }
         SnarkCurve keyCurve = pvk.vk().curve();
-        Proof proof = parse("proof", () -> ProofJson.parse(proofJson, "proof", keyCurve));
-        BigInteger[] signals = parse("publicSignals", () -> PublicSignalsJson.parse(publicSignalsJson, "publicSignals"));
-        if (proof.curve() != pvk.vk().curve()) {
-            return VerificationResult.invalid("the proof is over " + proof.curve() + ", the key over " + pvk.vk().curve());
+        Proof parsed = parse("proof", () -> ProofJson.fromJson(proof, "proof", keyCurve));
+        BigInteger[] signals = parse("publicSignals", () -> PublicSignalsJson.fromJson(publicSignals, "publicSignals"));
+        if (parsed.curve() != pvk.vk().curve()) {
+            return VerificationResult.invalid("the proof is over " + parsed.curve() + ", the key over "
+                    + pvk.vk().curve());
         }
-        return Groth16Verifier.verify(pvk, signals, proof);
+        return Groth16Verifier.verify(pvk, signals, parsed);
+    }
+
+    private static boolean present(JsonNode node) {
+        return node != null && !node.isNull() && !node.isMissingNode();
+    }
+
+    private static JsonNode tree(String field, String json) {
+        try {
+            return TEXT.readTree(json);
+        } catch (JacksonException e) {
+            throw InvalidFieldException.unprocessable(field, field + ": not valid JSON: " + e.getOriginalMessage());
+        }
     }
 
     private interface Parse<T> {

@@ -42,7 +42,7 @@ import java.util.OptionalLong;
 @EnableConfigurationProperties({MemoryProperties.class, PipelineProperties.class, GpuProperties.class,
         StoreProperties.class, SecurityProperties.class, ProoflineProperties.class,
         DemoProperties.class, WitnessProperties.class, RetryProperties.class, RegistrationProperties.class,
-        TenantsProperties.class})
+        TenantsProperties.class, UploadProperties.class})
 public class EngineConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineConfiguration.class);

@@ -36,7 +36,14 @@ public class JobStore {
      */
     public static final int PUBLIC_SIGNALS_CHARS = 1_000_000;
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    /**
+     * The rows' JSON (a job's timings): written by this service, read within constraints no such row comes near, so
+     * that a damaged or foreign row cannot make a read of it large.
+     */
+    private static final JsonMapper JSON = JsonMapper.builder(tools.jackson.core.json.JsonFactory.builder()
+            .streamReadConstraints(tools.jackson.core.StreamReadConstraints.builder().maxDocumentLength(64 * 1024)
+                    .maxNestingDepth(8).maxNumberLength(40).maxStringLength(1024).maxNameLength(64).build())
+            .build()).build();
     private static final List<String> UNFINISHED = List.of(JobState.QUEUED.name(), JobState.RUNNING.name());
 
     private final JdbcClient jdbc;

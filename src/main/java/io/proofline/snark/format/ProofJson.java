@@ -44,7 +44,7 @@ public final class ProofJson {
         return fromJson(SnarkjsJson.parse(json, name), name, keyCurve);
     }
 
-    static Proof fromJson(JsonNode root, String file, SnarkCurve keyCurve) throws FormatException {
+    public static Proof fromJson(JsonNode root, String file, SnarkCurve keyCurve) throws FormatException {
         String protocol = SnarkjsJson.member(root, "protocol", file).asString();
         if (!"groth16".equals(protocol)) {
             throw new FormatException(file, "protocol '" + SnarkjsJson.abbreviate(protocol) + "' is not groth16");

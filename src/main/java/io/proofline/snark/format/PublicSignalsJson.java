@@ -24,7 +24,7 @@ public final class PublicSignalsJson {
         return fromJson(SnarkjsJson.parse(json, name), name);
     }
 
-    static BigInteger[] fromJson(JsonNode root, String file) throws FormatException {
+    public static BigInteger[] fromJson(JsonNode root, String file) throws FormatException {
         if (root == null || !root.isArray()) {
             throw new FormatException(file, "expected a JSON array of decimal strings");
         }

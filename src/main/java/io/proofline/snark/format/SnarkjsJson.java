@@ -27,7 +27,14 @@ final class SnarkjsJson {
 
     /** Only reading parses; writing builds nodes and prints them itself, so a proof is written without a mapper. */
     private static final class Parser {
-        static final ObjectMapper MAPPER = JsonMapper.builder().build();
+        /**
+         * snarkjs's files hold decimal strings of at most 116 digits, a few names, four levels: far within these,
+         * which keep a hostile document from becoming a large tree before it is checked.
+         */
+        static final ObjectMapper MAPPER = JsonMapper.builder(tools.jackson.core.json.JsonFactory.builder()
+                .streamReadConstraints(tools.jackson.core.StreamReadConstraints.builder().maxDocumentLength(MAX_BYTES)
+                        .maxNestingDepth(16).maxNumberLength(200).maxStringLength(4096).maxNameLength(256).build())
+                .build()).build();
     }
 
     static final JsonNodeFactory NODES = JsonNodeFactory.instance;

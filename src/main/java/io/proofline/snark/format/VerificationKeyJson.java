@@ -33,7 +33,7 @@ public final class VerificationKeyJson {
         return fromJson(SnarkjsJson.parse(json, name), name);
     }
 
-    static VerifyingKey fromJson(JsonNode root, String file) throws FormatException {
+    public static VerifyingKey fromJson(JsonNode root, String file) throws FormatException {
         String protocol = SnarkjsJson.member(root, "protocol", file).asString();
         if (!"groth16".equals(protocol)) {
             throw new FormatException(file, "protocol '" + SnarkjsJson.abbreviate(protocol) + "' is not groth16");

@@ -1,35 +1,37 @@
 package io.proofline.web.multipart;
 
-import io.proofline.service.DataDirectory;
-import io.proofline.service.config.StoreProperties;
-import jakarta.servlet.MultipartConfigElement;
-import org.springframework.beans.factory.ObjectProvider;
+import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.web.multipart.MultipartHttpServletRequest;
 import org.springframework.web.multipart.MultipartResolver;
 import org.springframework.web.servlet.DispatcherServlet;
 
 /**
- * Multipart uploads are bounded by {@code proofline.store.max-circuit-size} (the largest part is a zkey), taken from
- * its record rather than repeated under {@code spring.servlet.multipart.*}; parts go to disk from the first byte,
- * into the data directory's {@code tmp/}, whence a registration moves them into place ({@link MultipartUpload}).
- * Job submissions are not parsed by the container at all ({@link MultipartExceptJobsResolver}): their parts are
- * streamed into the job's staging area under {@code proofline.store.max-job-size}.
+ * No multipart body is parsed by the servlet container or by Spring ({@code spring.servlet.multipart.enabled: false},
+ * and this resolver resolves none): Tomcat's parser would read a body before any filter could bound it, with its own
+ * limits and no deadline. Job submissions ({@link io.proofline.web.JobSubmissionReader}) and circuit registrations
+ * ({@link CircuitUploadReader}) read their parts from the bounded request stream instead, into files.
  */
 @Configuration(proxyBeanMethods = false)
 public class MultipartConfiguration {
 
-    @Bean
-    MultipartConfigElement multipartConfigElement(StoreProperties store, ObjectProvider<DataDirectory> data) {
-        long max = store.maxCircuitSize().toBytes();
-        // no data directory in a web slice without the service layer: the container's own temporary folder then
-        DataDirectory dir = data.getIfAvailable();
-        String location = dir == null ? "" : dir.tmp().toString();
-        return new MultipartConfigElement(location, max, max, 0);
-    }
-
     @Bean(name = DispatcherServlet.MULTIPART_RESOLVER_BEAN_NAME)
     MultipartResolver multipartResolver() {
-        return new MultipartExceptJobsResolver();
+        return new MultipartResolver() {
+            @Override
+            public boolean isMultipart(HttpServletRequest request) {
+                return false;
+            }
+
+            @Override
+            public MultipartHttpServletRequest resolveMultipart(HttpServletRequest request) {
+                throw new UnsupportedOperationException("multipart bodies are read by the controllers");
+            }
+
+            @Override
+            public void cleanupMultipart(MultipartHttpServletRequest request) {
+            }
+        };
     }
 }

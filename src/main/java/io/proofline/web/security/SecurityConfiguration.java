@@ -1,9 +1,11 @@
 package io.proofline.web.security;
 
 import io.proofline.web.Problems;
-import io.proofline.web.RequestSizeFilter;
+import io.proofline.web.BodyLimits;
+import io.proofline.web.BoundedBodyFilter;
 import io.proofline.service.config.SecurityProperties;
 import io.proofline.service.config.StoreProperties;
+import io.proofline.service.config.UploadProperties;
 import jakarta.servlet.DispatcherType;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
@@ -56,15 +58,16 @@ public class SecurityConfiguration {
     @Bean
     @Order(1)
     SecurityFilterChain apiChain(HttpSecurity http, Credentials credentials, SecurityProperties security,
-                                 StoreProperties store) throws Exception {
+                                 StoreProperties store, UploadProperties uploads) throws Exception {
         return http.securityMatcher("/api/**")
                 .csrf(AbstractHttpConfigurer::disable)
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .requestCache(AbstractHttpConfigurer::disable)
-                .addFilterBefore(new RequestSizeFilter(store.maxJobSize().toBytes(), store.bodyReadTimeout().toMillis()),
-                        UsernamePasswordAuthenticationFilter.class)
                 .addFilterBefore(new ApiKeyFilter(credentials, security.requestsPerSecond()),
                         UsernamePasswordAuthenticationFilter.class)
+                // after the key is known: a body takes its key's upload slot, and one without a valid key none
+                .addFilterAfter(new BoundedBodyFilter(BodyLimits.of(store), uploads.concurrent(),
+                        uploads.concurrentPerKey()), ApiKeyFilter.class)
                 // An async dispatch only writes the answer of a request that was authenticated and authorized when it
                 // came in (a job wait, an event stream); the stateless chain has no context to find for it again.
                 .authorizeHttpRequests(a -> a.dispatcherTypeMatchers(DispatcherType.ASYNC).permitAll()
