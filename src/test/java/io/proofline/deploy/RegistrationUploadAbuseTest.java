@@ -12,10 +12,8 @@ import tools.jackson.databind.JsonNode;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.RandomAccessFile;
 import java.io.SequenceInputStream;
-import java.math.BigInteger;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,8 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Registration uploads of the largest kinds against the service as a user runs it ({@link ServedAsUser}: a 2 GB
  * limit, a 512 MiB heap, default settings, {@code proofline.store.max-circuit-size} 2 GB): a 1 GiB {@code .r1cs} with
  * the shape of a real circuit's header, and a 256 MiB {@code .wasm}. Each is streamed from a file on disk (chunked;
- * the test holds neither) and answered — the r1cs is refused from its header (422: its constraints section is larger
- * than its header's dimensions allow), the wasm from its size (413: past what one witness-calculator instance may
+ * the test holds neither) and answered — the r1cs is refused from its header (422: it claims more constraints than
+ * the zkey's domain holds), the wasm from its size (413: past what one witness-calculator instance may
  * load) — and afterwards the process is the same one, its RSS stayed within the limit, health is UP and a good job
  * proves.
  */
@@ -61,14 +59,14 @@ class RegistrationUploadAbuseTest {
             assertThat(r.statusCode()).as(r.body()).isEqualTo(422);
             JsonNode problem = Api.JSON.readTree(r.body());
             assertThat(problem.get("field").asString()).isEqualTo("r1cs");
-            assertThat(problem.get("detail").asString()).contains("constraints section");
+            assertThat(problem.get("detail").asString()).contains("constraints are more than the");
 
             r = upload(service, Map.of("zkey", zkey, "wasm", wasm));
             assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
             assertThat(Api.JSON.readTree(r.body()).get("detail").asString()).contains("a witness calculator may load");
 
             Api api = service.api();
-            assertThat(api.get("/api/v1/circuits").json().get("circuits").size()).as("no circuit left by either")
+            assertThat(api.get("/api/v1/circuits").json().size()).as("no circuit left by either")
                     .isZero();
             assertThat(service.pid()).isEqualTo(pid);
             assertThat(service.isAlive()).isTrue();
@@ -88,8 +86,9 @@ class RegistrationUploadAbuseTest {
     }
 
     /**
-     * 1 GiB: mul3's header (same curve, wires and public signals, so it passes the comparison with the zkey), then a
-     * constraints section filling the rest with zeros (a sparse file: written without holding it anywhere).
+     * 1 GiB, well formed: mul3's header (same curve, wires and public signals, so it passes the comparison with the
+     * zkey) claiming 89 million constraints, and a constraints section of that many empty ones (zeros: a sparse
+     * file, written without holding it anywhere). A parse onto the heap would size its arrays by that count.
      */
     private static Path gigabyteR1cs(Path file) throws Exception {
         R1cs real = R1csReader.read(MUL3.resolve("circuit.r1cs"));
@@ -101,10 +100,14 @@ class RegistrationUploadAbuseTest {
         for (int i = 0; i < 32 && i < prime.length; i++) {
             le[i] = prime[prime.length - 1 - i];
         }
-        header.put(le).putInt(real.nWires()).putInt(real.nPubOut()).putInt(real.nPubIn()).putInt(real.nPrvIn())
-                .putLong(real.nLabels()).putInt(real.nConstraints());
         long total = 1L << 30;
-        header.putInt(2).putLong(total - header.capacity());
+        long section = total - header.capacity();
+        // a well-formed file: as many constraints as the section holds, each three empty linear combinations
+        int constraints = Math.toIntExact(section / 12);
+        header.put(le).putInt(real.nWires()).putInt(real.nPubOut()).putInt(real.nPubIn()).putInt(real.nPrvIn())
+                .putLong(real.nLabels()).putInt(constraints);
+        header.putInt(2).putLong(12L * constraints);
+        total = header.capacity() + 12L * constraints;
         try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw")) {
             out.write(header.array());
             out.setLength(total);
