@@ -2,6 +2,9 @@ package io.proofline.snark;
 
 import io.proofline.algebra.field.PrimeField;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.Objects;
 import java.util.OptionalInt;
 
@@ -10,11 +13,15 @@ import java.util.OptionalInt;
  * a sparse linear combination of wires. Wire 0 is the constant 1, then {@code nPubOut} public outputs,
  * {@code nPubIn} public inputs, {@code nPrvIn} private inputs and the internal wires.
  *
- * <p>Terms are flat: the linear combination {@code k ∈ {A=0, B=1, C=2}} of constraint {@code i} is terms
- * {@code start[3i+k] .. start[3i+k+1]−1}, wire ids in {@code wires}, coefficients in {@code coefficients} as
- * Montgomery limbs ({@code fr.limbs()} longs each).
+ * <p>The constraints stay in the {@code .r1cs}'s own encoding, in the segment they were read from (the file
+ * memory-mapped, for the service and the CLI): per linear combination a {@code u32} term count, then per term a
+ * {@code u32} wire id and a canonical little-endian coefficient of {@code n8} bytes. Nothing of them is copied onto
+ * the heap (a parse into arrays took about 36 bytes a term); the constraint check reads them in order, converting each
+ * coefficient as it goes. The reader ({@code R1csReader}) has checked every count, wire id and coefficient.
  */
 public final class R1cs {
+
+    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final SnarkCurve curve;
     private final int nWires;
@@ -23,12 +30,14 @@ public final class R1cs {
     private final int nPrvIn;
     private final long nLabels;
     private final int nConstraints;
-    private final int[] start;
-    private final int[] wires;
-    private final long[] coefficients;
+    private final MemorySegment constraints;
 
+    /**
+     * @param constraints the constraints section's body, already checked; it must stay readable as long as this
+     *                    is used (a mapping of the file with an automatic arena is unmapped once this is unreachable)
+     */
     public R1cs(SnarkCurve curve, int nWires, int nPubOut, int nPubIn, int nPrvIn, long nLabels, int nConstraints,
-                int[] start, int[] wires, long[] coefficients) {
+                MemorySegment constraints) {
         this.curve = Objects.requireNonNull(curve);
         this.nWires = nWires;
         this.nPubOut = nPubOut;
@@ -36,13 +45,7 @@ public final class R1cs {
         this.nPrvIn = nPrvIn;
         this.nLabels = nLabels;
         this.nConstraints = nConstraints;
-        this.start = start;
-        this.wires = wires;
-        this.coefficients = coefficients;
-        if (start.length != 3 * nConstraints + 1 || start[3 * nConstraints] != wires.length
-                || coefficients.length != wires.length * curve.fr().limbs()) {
-            throw new IllegalArgumentException("inconsistent term arrays");
-        }
+        this.constraints = Objects.requireNonNull(constraints);
     }
 
     public SnarkCurve curve() {
@@ -78,20 +81,9 @@ public final class R1cs {
         return nPubOut + nPubIn;
     }
 
-    /** Number of terms of linear combination {@code k} (0 = A, 1 = B, 2 = C) of constraint {@code i}. */
-    public int terms(int i, int k) {
-        return start[3 * i + k + 1] - start[3 * i + k];
-    }
-
-    /** Wire of term {@code t} of combination {@code k} of constraint {@code i}. */
-    public int wire(int i, int k, int t) {
-        return wires[start[3 * i + k] + t];
-    }
-
-    /** Coefficient (Montgomery limbs) of term {@code t} of combination {@code k} of constraint {@code i}. */
-    public void coefficient(int i, int k, int t, long[] dst, int off) {
-        int limbs = curve.fr().limbs();
-        System.arraycopy(coefficients, (start[3 * i + k] + t) * limbs, dst, off, limbs);
+    /** The bytes the constraints take in their segment (off the heap where the segment is a mapping). */
+    public long constraintBytes() {
+        return constraints.byteSize();
     }
 
     /**
@@ -101,10 +93,9 @@ public final class R1cs {
      */
     public OptionalInt firstUnsatisfied(Witness w) {
         requireShape(w);
-        long[] wm = w.montgomeryLimbs();
-        long[] abc = new long[3 * curve.fr().limbs()];
+        Evaluation e = new Evaluation(w.montgomeryLimbs());
         for (int i = 0; i < nConstraints; i++) {
-            if (!satisfied(i, wm, abc)) {
+            if (!e.next()) {
                 return OptionalInt.of(i);
             }
         }
@@ -114,12 +105,15 @@ public final class R1cs {
     /** A sentence saying how constraint {@code i} evaluates on {@code w} ("constraint 3: A·w = …"). */
     public String describe(int i, Witness w) {
         requireShape(w);
-        long[] wm = w.montgomeryLimbs();
+        Objects.checkIndex(i, nConstraints);
+        Evaluation e = new Evaluation(w.montgomeryLimbs());
+        for (int skipped = 0; skipped < i; skipped++) {
+            e.skip();
+        }
+        boolean ok = e.next();
         PrimeField fr = curve.fr();
-        long[] abc = new long[3 * fr.limbs()];
-        boolean ok = satisfied(i, wm, abc);
-        return "constraint " + i + (ok ? " holds" : " fails") + ": A·w = " + fr.toDecimal(abc, 0)
-                + ", B·w = " + fr.toDecimal(abc, fr.limbs()) + ", C·w = " + fr.toDecimal(abc, 2 * fr.limbs());
+        return "constraint " + i + (ok ? " holds" : " fails") + ": A·w = " + fr.toDecimal(e.abc, 0)
+                + ", B·w = " + fr.toDecimal(e.abc, fr.limbs()) + ", C·w = " + fr.toDecimal(e.abc, 2 * fr.limbs());
     }
 
     private void requireShape(Witness w) {
@@ -131,19 +125,45 @@ public final class R1cs {
         }
     }
 
-    /** Evaluates A·w, B·w, C·w of constraint {@code i} into {@code abc} and checks (A·w)(B·w) = C·w. */
-    private boolean satisfied(int i, long[] wm, long[] abc) {
-        PrimeField fr = curve.fr();
-        int limbs = fr.limbs();
-        long[] term = new long[limbs];
-        for (int k = 0; k < 3; k++) {
-            fr.setZero(abc, k * limbs);
-            for (int t = start[3 * i + k]; t < start[3 * i + k + 1]; t++) {
-                fr.mul(coefficients, t * limbs, wm, wires[t] * limbs, term, 0);
-                fr.add(abc, k * limbs, term, 0, abc, k * limbs);
+    /** Walks the constraints in order, evaluating A·w, B·w, C·w of each into {@link #abc}. */
+    private final class Evaluation {
+        private final PrimeField fr = curve.fr();
+        private final int limbs = fr.limbs();
+        private final int n8 = 8 * limbs;
+        private final long[] wm;
+        final long[] abc = new long[3 * limbs];
+        private final long[] coefficient = new long[limbs];
+        private final long[] term = new long[limbs];
+        private long pos;
+
+        Evaluation(long[] wm) {
+            this.wm = wm;
+        }
+
+        /** Evaluates the next constraint; whether (A·w)(B·w) = C·w. */
+        boolean next() {
+            for (int k = 0; k < 3; k++) {
+                fr.setZero(abc, k * limbs);
+                int n = constraints.get(U32, pos);
+                pos += 4;
+                for (int t = 0; t < n; t++) {
+                    int wire = constraints.get(U32, pos);
+                    SegmentLimbs.read(constraints, pos + 4, limbs, coefficient, 0);
+                    fr.toMontgomery(coefficient, 0, coefficient, 0);
+                    fr.mul(coefficient, 0, wm, wire * limbs, term, 0);
+                    fr.add(abc, k * limbs, term, 0, abc, k * limbs);
+                    pos += 4 + n8;
+                }
+            }
+            fr.mul(abc, 0, abc, limbs, term, 0);
+            return fr.equal(term, 0, abc, 2 * limbs);
+        }
+
+        void skip() {
+            for (int k = 0; k < 3; k++) {
+                int n = constraints.get(U32, pos);
+                pos += 4 + (long) n * (4 + n8);
             }
         }
-        fr.mul(abc, 0, abc, limbs, term, 0);
-        return fr.equal(term, 0, abc, 2 * limbs);
     }
 }

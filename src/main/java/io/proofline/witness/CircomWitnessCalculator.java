@@ -204,12 +204,37 @@ public final class CircomWitnessCalculator implements AutoCloseable {
         return load(wasm, CalculatorOptions.defaults());
     }
 
+    /**
+     * Loads the module of file {@code wasm} under the limits of its runs: a file larger than
+     * {@link WitnessLimits#maxModuleBytes()} is refused before it is read, and reading, parsing and compiling it
+     * run under the computation's deadline ({@link WitnessLimits#timeout()}), as its code does (plus the load
+     * timeout, which its code at load runs under).
+     */
     public static CircomWitnessCalculator load(Path wasm, CalculatorOptions options) {
+        WitnessLimits limits = options.limits();
+        long size;
         try {
-            return load(Files.readAllBytes(wasm), options);
+            size = Files.size(wasm);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + wasm, e);
         }
+        if (size > limits.maxModuleBytes()) {
+            throw new WitnessException(Reason.LIMIT, "the module is " + size + " bytes, more than the "
+                    + limits.maxModuleBytes() + " a witness calculator may load (1/" + WitnessLimits.MODULE_EXPANSION
+                    + " of its linear memory limit of " + limits.maxMemoryBytes() + " bytes)");
+        }
+        // Reading, parsing and compiling get the computation's deadline; the module's own code at load runs inside it
+        // under the load timeout, which therefore still names a module that loops at load.
+        Duration deadline = limits.timeout().isZero() || limits.loadTimeout().isZero() ? Duration.ZERO
+                : limits.timeout().plus(limits.loadTimeout());
+        return Deadline.run("reading, parsing and compiling the witness calculator", deadline,
+                "witness timeout (plus the load timeout)", () -> {
+                    try {
+                        return load(Files.readAllBytes(wasm), options);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("cannot read " + wasm, e);
+                    }
+                });
     }
 
     /** The circuit's scalar field prime r. */

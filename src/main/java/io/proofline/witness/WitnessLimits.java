@@ -33,6 +33,20 @@ public record WitnessLimits(Duration timeout, Duration loadTimeout, long maxMemo
         maxMemoryBytes = Math.min(maxMemoryBytes, WASM32_MAX_MEMORY);
     }
 
+    /**
+     * A module's parsed form and compiled classes live on the heap, several times its size: a module file may be
+     * at most this fraction of the linear memory cap ({@link #maxModuleBytes()}).
+     */
+    public static final int MODULE_EXPANSION = 8;
+
+    /**
+     * The largest module file that is read, parsed and compiled: {@code 1/}{@value #MODULE_EXPANSION} of
+     * {@code maxMemoryBytes}, so that loading a module stays within the heap one instance is declared to take.
+     */
+    public long maxModuleBytes() {
+        return maxMemoryBytes / MODULE_EXPANSION;
+    }
+
     /** For wasm from anyone: the service's defaults. */
     public static WitnessLimits defaults() {
         return new WitnessLimits(Duration.ofMinutes(2), Duration.ofSeconds(10), 1L << 30, 1L << 20);

@@ -23,8 +23,10 @@ import java.util.regex.Pattern;
  * closed loop (as {@code bench http}: submit a job, wait for its proofs, fetch them, submit the next) keep it busy for
  * {@code --duration}; every {@code --sample} it reads {@code /api/v1/pipeline} and prints a row: the resident set, the
  * unaccounted bytes (RSS less tracked buffers, heap committed and the fixed part besides the heap), the heap
- * committed, the tracked host bytes and the jobs done so far. At the end it prints the least-squares slope, in MiB per
- * minute, of RSS and of the unaccounted bytes over the samples after {@code --warmup} (JIT, heap sizing, first key
+ * committed, the heap in use after the last GC, the tracked host bytes and the jobs done so far. With
+ * {@code --circuit ID --witness F --input F} the clients alternate JSON input jobs (the circuit's wasm computes the
+ * witness) and witness jobs. At the end it prints the least-squares slope, in MiB per minute, of RSS, of the
+ * unaccounted bytes and of the heap after GC over the samples after {@code --warmup} (JIT, heap sizing, first key
  * loads and the page cache settle in the first minutes). A leak shows as a slope that stays positive however long the
  * run; {@code --max-slope} makes it the exit status.
  */
@@ -34,8 +36,8 @@ final class SoakBench implements BenchSuite {
     private static final double MIB = 1 << 20;
 
     /** One reading of the service's memory, {@code minutes} after the load started. */
-    record Sample(double minutes, long rssBytes, long unaccountedBytes, long heapCommittedBytes, long trackedBytes,
-                  long jobsDone) {
+    record Sample(double minutes, long rssBytes, long unaccountedBytes, long heapCommittedBytes, long heapAfterGcBytes,
+                  long trackedBytes, long jobsDone) {
     }
 
     @Override
@@ -47,7 +49,8 @@ final class SoakBench implements BenchSuite {
     public String description() {
         return "a running service under steady load, its memory sampled: --api-key K [--url " + DEFAULT_URL + "]"
                 + " [--duration 30m] [--warmup 5m] [--sample 1m] [--clients 2] [--partitions 1]"
-                + " [--circuit ID (--witness F | --input F) | --curve bn128 --log-constraints 12] [--max-slope MiB/min]";
+                + " [--circuit ID (--witness F | --input F | --witness F --input F: a mix)"
+                + " | --curve bn128 --log-constraints 12] [--max-slope MiB/min]";
     }
 
     @Override
@@ -72,12 +75,24 @@ final class SoakBench implements BenchSuite {
         opts.putIfAbsent("--log-constraints", "12"); // a dev circuit small enough for hours of proofs on a CPU
 
         try (ServiceClient client = new ServiceClient(url, apiKey)) {
-            HttpBench.Workload workload = HttpBench.workload(client, opts, partitions, out);
-            out.printf("bench soak: %s, circuit %s, %d client(s), %d partition(s) per job, %s, samples every %s,"
-                    + " slope after %s%n", url, workload.label(), clients, partitions, text(duration), text(period),
-                    text(warmup));
-            out.printf("%7s %9s %16s %18s %12s %6s%n", "minute", "RSS MiB", "unaccounted MiB", "heap committed MiB",
-                    "tracked MiB", "jobs");
+            List<HttpBench.Workload> mix = new ArrayList<>();
+            if (opts.containsKey("--circuit") && opts.containsKey("--witness") && opts.containsKey("--input")) {
+                Map<String, String> witnessJobs = new java.util.HashMap<>(opts);
+                witnessJobs.remove("--input");
+                Map<String, String> inputJobs = new java.util.HashMap<>(opts);
+                inputJobs.remove("--witness");
+                mix.add(HttpBench.workload(client, inputJobs, partitions, out));
+                mix.add(HttpBench.workload(client, witnessJobs, partitions, out));
+            } else {
+                mix.add(HttpBench.workload(client, opts, partitions, out));
+            }
+            HttpBench.Workload workload = mix.getFirst();
+            out.printf("bench soak: %s, circuit %s, %d client(s), %d partition(s) per job, %s, %s, samples every %s,"
+                    + " slope after %s%n", url, workload.label(), clients, partitions,
+                    mix.size() > 1 ? "JSON input and witness jobs alternating" : "one kind of job", text(duration),
+                    text(period), text(warmup));
+            out.printf("%7s %9s %16s %18s %18s %12s %6s%n", "minute", "RSS MiB", "unaccounted MiB",
+                    "heap committed MiB", "heap after GC MiB", "tracked MiB", "jobs");
 
             AtomicLong done = new AtomicLong();
             AtomicLong failed = new AtomicLong();
@@ -87,10 +102,11 @@ final class SoakBench implements BenchSuite {
             ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
             try {
                 for (int c = 0; c < clients; c++) {
+                    int first = c;
                     pool.submit(() -> {
-                        while (System.nanoTime() < end && !Thread.currentThread().isInterrupted()) {
+                        for (int n = first; System.nanoTime() < end && !Thread.currentThread().isInterrupted(); n++) {
                             try {
-                                HttpBench.oneJob(client, workload);
+                                HttpBench.oneJob(client, mix.get(n % mix.size()));
                                 done.incrementAndGet();
                             } catch (InterruptedException e) {
                                 return null;
@@ -109,9 +125,9 @@ final class SoakBench implements BenchSuite {
                     }
                     Sample s = sample(client, (System.nanoTime() - start) / 60e9, done.get());
                     samples.add(s);
-                    out.printf("%7.1f %9.1f %16.1f %18.1f %12.1f %6d%n", s.minutes(), s.rssBytes() / MIB,
-                            s.unaccountedBytes() / MIB, s.heapCommittedBytes() / MIB, s.trackedBytes() / MIB,
-                            s.jobsDone());
+                    out.printf("%7.1f %9.1f %16.1f %18.1f %18.1f %12.1f %6d%n", s.minutes(), s.rssBytes() / MIB,
+                            s.unaccountedBytes() / MIB, s.heapCommittedBytes() / MIB, s.heapAfterGcBytes() / MIB,
+                            s.trackedBytes() / MIB, s.jobsDone());
                 }
             } finally {
                 pool.shutdown();
@@ -128,12 +144,16 @@ final class SoakBench implements BenchSuite {
             }
             double rssSlope = slope(settled, Sample::rssBytes) / MIB;
             double unaccountedSlope = slope(settled, Sample::unaccountedBytes) / MIB;
+            double heapSlope = slope(settled, Sample::heapAfterGcBytes) / MIB;
             out.printf("after the warm-up (%d samples, minutes %.1f-%.1f): RSS %+.2f MiB/min, unaccounted %+.2f"
-                            + " MiB/min; %d jobs done, %d failed%n", settled.size(), settled.getFirst().minutes(),
-                    settled.getLast().minutes(), rssSlope, unaccountedSlope, done.get(), failed.get());
-            out.printf("rss_slope_mib_per_min=%.3f unaccounted_slope_mib_per_min=%.3f samples=%d jobs=%d failed=%d%n",
-                    rssSlope, unaccountedSlope, settled.size(), done.get(), failed.get());
-            boolean grows = maxSlope != null && (rssSlope > maxSlope || unaccountedSlope > maxSlope);
+                            + " MiB/min, heap after GC %+.2f MiB/min; %d jobs done, %d failed%n", settled.size(),
+                    settled.getFirst().minutes(), settled.getLast().minutes(), rssSlope, unaccountedSlope, heapSlope,
+                    done.get(), failed.get());
+            out.printf("rss_slope_mib_per_min=%.3f unaccounted_slope_mib_per_min=%.3f"
+                            + " heap_after_gc_slope_mib_per_min=%.3f samples=%d jobs=%d failed=%d%n",
+                    rssSlope, unaccountedSlope, heapSlope, settled.size(), done.get(), failed.get());
+            boolean grows = maxSlope != null && (rssSlope > maxSlope || unaccountedSlope > maxSlope
+                    || heapSlope > maxSlope);
             if (grows) {
                 out.printf("memory grows faster than --max-slope %.2f MiB/min%n", maxSlope);
             }
@@ -146,6 +166,7 @@ final class SoakBench implements BenchSuite {
         return new Sample(minutes, p.path("process").path("rssBytes").asLong(),
                 p.path("memory").path("unaccountedBytes").asLong(),
                 p.path("process").path("heapCommittedBytes").asLong(),
+                p.path("process").path("heapAfterGcBytes").asLong(),
                 p.path("memory").path("trackedHostBytes").asLong(), jobsDone);
     }
 

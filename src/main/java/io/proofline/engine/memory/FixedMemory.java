@@ -95,7 +95,14 @@ public record FixedMemory(long maxHeapBytes, long metaspaceBytes, long codeCache
 
     /** The witness calculators' share of the max heap for {@code synthesisWorkers} and a configured cap. */
     public static WitnessHeapShare witnessShareOfThisJvm(int synthesisWorkers, long configuredCapBytes) {
-        return WitnessHeapShare.of(Runtime.getRuntime().maxMemory(), synthesisWorkers, configuredCapBytes);
+        return witnessShareOfThisJvm(synthesisWorkers, 1, configuredCapBytes);
+    }
+
+    /** As above, with {@code registrations} registrations that may load an uploaded wasm at once. */
+    public static WitnessHeapShare witnessShareOfThisJvm(int synthesisWorkers, int registrations,
+                                                         long configuredCapBytes) {
+        return WitnessHeapShare.of(Runtime.getRuntime().maxMemory(), synthesisWorkers, registrations,
+                configuredCapBytes);
     }
 
     /** The sum of the figures. */

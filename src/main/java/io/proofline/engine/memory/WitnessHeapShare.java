@@ -8,8 +8,8 @@ package io.proofline.engine.memory;
  * its cap is stopped naming the limit, instead of the JVM running out of heap).
  *
  * @param instances         witness-calculator instances that may live at once: one per synthesis worker (a
- *                          partition's {@code input} is computed on its worker) and one for a registration or a first
- *                          load
+ *                          partition's {@code input} is computed on its worker, a first load too) and one per
+ *                          registration that may check its wasm at once ({@code proofline.registration.concurrent})
  * @param configuredBytes   {@code proofline.witness.max-memory}
  * @param perInstanceBytes  the cap each instance runs under: the configured one, or its share of the heap if less
  */
@@ -29,10 +29,19 @@ public record WitnessHeapShare(int instances, long configuredBytes, long perInst
 
     /**
      * The share of a heap of {@code maxHeapBytes} for {@code synthesisWorkers} workers (plus one instance for a
-     * registration or first load), each capped at {@code configuredBytes}.
+     * registration), each capped at {@code configuredBytes}.
      */
     public static WitnessHeapShare of(long maxHeapBytes, int synthesisWorkers, long configuredBytes) {
-        int instances = Math.addExact(synthesisWorkers, 1);
+        return of(maxHeapBytes, synthesisWorkers, 1, configuredBytes);
+    }
+
+    /**
+     * As above, with {@code registrations} registrations that may load (read, parse, compile and probe) an uploaded
+     * wasm at once, each an instance of its own.
+     */
+    public static WitnessHeapShare of(long maxHeapBytes, int synthesisWorkers, int registrations,
+                                      long configuredBytes) {
+        int instances = Math.addExact(synthesisWorkers, Math.max(1, registrations));
         long even = maxHeapBytes / HEAP_FRACTION / instances / WASM_PAGE * WASM_PAGE;
         long cap = Math.max(WASM_PAGE, Math.min(configuredBytes, even));
         return new WitnessHeapShare(instances, Math.max(configuredBytes, cap), cap);

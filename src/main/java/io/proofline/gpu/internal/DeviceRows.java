@@ -67,10 +67,17 @@ public final class DeviceRows implements AutoCloseable {
         return Arrays.copyOf(found, count);
     }
 
-    /** Builds {@code key}'s rows on the host and uploads them (synchronously) into the current context. */
+    /**
+     * Builds {@code key}'s rows on the host and uploads them (synchronously) into the current context. The host copy
+     * ({@link ConstraintRows#hostBytes}, at most the zkey's size) is covered by the key's reservation in the service's
+     * key cache, which reserves the zkey's size twice where a device keeps rows; so that one reservation covers
+     * every upload, devices uploading the same key build their host copies one at a time.
+     */
     static DeviceRows upload(ProvingKey key) {
-        try (ConstraintRows host = ConstraintRows.of(key)) {
-            return upload(host);
+        synchronized (key) {
+            try (ConstraintRows host = ConstraintRows.of(key)) {
+                return upload(host);
+            }
         }
     }
 

@@ -65,6 +65,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import io.proofline.service.BusyException;
+import io.proofline.witness.WitnessLimits;
+import io.proofline.engine.memory.WitnessHeapShare;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -100,6 +104,8 @@ public class CircuitService {
     public static final String ZKEY = "circuit.zkey";
     public static final String WASM = "circuit.wasm";
     public static final String R1CS = "circuit.r1cs";
+    /** How long a registration waits for a slot to load its wasm in before it is answered 429. */
+    static final Duration WASM_LOAD_WAIT = Duration.ofSeconds(30);
     public static final String VKEY = "verification_key.json";
     private static final String MAX_PUBLIC_SIGNALS = "proofline.store.max-public-signals";
 
@@ -112,6 +118,11 @@ public class CircuitService {
     private final int maxPublicSignals;
     /** The sandbox the uploaded wasm is probed in: its code runs on a thread of its own under the load timeout. */
     private final CalculatorOptions calculatorOptions;
+    /**
+     * Registrations loading an uploaded wasm now: at most {@code proofline.registration.concurrent}, the number the
+     * witness calculators' heap share counts them as.
+     */
+    private final Semaphore wasmLoads;
     private final RegistrationSteps steps;
     /** Registrations and deletions of one circuit take turns within this instance (striped by id). */
     private final ReentrantLock[] locks = new ReentrantLock[64];
@@ -132,21 +143,33 @@ public class CircuitService {
     /** Each tenant's limits on circuits, registrations and stored bytes; null (tests of registration alone): none. */
     private TenantQuotas quotas;
 
+    /**
+     * The service's: an uploaded wasm is loaded under an instance's share of the heap ({@link WitnessHeapShare}, which
+     * counts {@code proofline.registration.concurrent} registrations among its instances).
+     */
     @Autowired
     public CircuitService(CircuitStore store, JobStore jobs, DataDirectory data, KeyCache keys, TransactionTemplate tx,
                           StoreProperties properties, WitnessProperties witness, RegistrationProperties registration,
-                          InstanceName instance, TenantQuotas quotas) {
-        this(store, jobs, data, keys, tx, properties, witness, registration, RegistrationSteps.NONE, instance);
+                          InstanceName instance, WitnessHeapShare witnessShare, TenantQuotas quotas) {
+        this(store, jobs, data, keys, tx, properties, witness.calculatorOptions(witnessShare.perInstanceBytes()),
+                registration, RegistrationSteps.NONE, instance);
         this.quotas = quotas;
     }
 
     public CircuitService(CircuitStore store, JobStore jobs, DataDirectory data, KeyCache keys, TransactionTemplate tx,
                           StoreProperties properties, WitnessProperties witness, RegistrationProperties registration,
                           RegistrationSteps steps, InstanceName instance) {
+        this(store, jobs, data, keys, tx, properties, witness.calculatorOptions(), registration, steps, instance);
+    }
+
+    private CircuitService(CircuitStore store, JobStore jobs, DataDirectory data, KeyCache keys, TransactionTemplate tx,
+                           StoreProperties properties, CalculatorOptions calculatorOptions,
+                           RegistrationProperties registration, RegistrationSteps steps, InstanceName instance) {
         if (properties.maxPublicSignals() < 0) {
             throw new IllegalArgumentException(MAX_PUBLIC_SIGNALS + " must not be negative");
         }
-        this.calculatorOptions = witness.calculatorOptions();
+        this.calculatorOptions = calculatorOptions;
+        this.wasmLoads = new Semaphore(registration.concurrent());
         this.store = store;
         this.jobs = jobs;
         this.data = data;
@@ -665,7 +688,10 @@ public class CircuitService {
             requireStorablePublicSignals(key.nPublic(), key.curve());
             long constraints = constraintsOf(key);
             if (hasR1cs) {
-                R1cs r1cs = parse("r1cs", () -> R1csReader.read(staging.resolve(R1CS)));
+                // Mapped and checked in place, none of it on the heap; a file claiming more constraints than the
+                // zkey's domain holds (snarkjs: nConstraints + nPublic < domain) is refused from its header.
+                R1cs r1cs = parse("r1cs", () -> R1csReader.read(staging.resolve(R1CS),
+                        key.domainSize() - key.nPublic()));
                 if (r1cs.curve() != key.curve() || r1cs.nWires() != key.nVars() || r1cs.nPublic() != key.nPublic()) {
                     throw InvalidFieldException.unprocessable("r1cs", "the r1cs (" + r1cs.curve() + ", "
                             + r1cs.nWires() + " wires, " + r1cs.nPublic() + " public) is not the zkey's circuit ("
@@ -674,14 +700,7 @@ public class CircuitService {
                 constraints = r1cs.nConstraints();
             }
             if (hasWasm) {
-                CircomWitnessCalculator calculator;
-                try {
-                    // A check: it computes no witness, so it records no graph (the key cache's calculator will).
-                    calculator = CircomWitnessCalculator.load(staging.resolve(WASM), calculatorOptions.withGraph(false));
-                } catch (RuntimeException e) {
-                    throw InvalidFieldException.unprocessable("wasm", "not a circom witness calculator: "
-                            + e.getMessage());
-                }
+                CircomWitnessCalculator calculator = loadChecked(staging.resolve(WASM));
                 if (!calculator.prime().equals(key.curve().fr().modulus()) || calculator.witnessSize() != key.nVars()) {
                     throw InvalidFieldException.unprocessable("wasm", "the wasm computes " + calculator.witnessSize()
                             + " values mod " + calculator.prime() + ", the zkey has " + key.nVars()
@@ -700,6 +719,38 @@ public class CircuitService {
         } catch (RuntimeException e) {
             // the readers check what they can; anything else a corrupt file trips is still the upload's fault
             throw InvalidFieldException.unprocessable("zkey", "not a valid Groth16 zkey: " + e);
+        }
+    }
+
+    /**
+     * Loads an uploaded wasm to check it, as one of the {@code proofline.registration.concurrent} registrations the
+     * heap share counts (a 429 when they are all busy past {@link #WASM_LOAD_WAIT}), under the limits of its runs:
+     * a module file too large for an instance's heap share is a 413 before it is read.
+     */
+    private CircomWitnessCalculator loadChecked(Path wasm) throws IOException {
+        long size = Files.size(wasm);
+        long most = calculatorOptions.limits().maxModuleBytes();
+        if (size > most) {
+            throw new TooLargeException("wasm", "the wasm is " + size + " bytes, more than the " + most + " a witness "
+                    + "calculator may load: 1/" + WitnessLimits.MODULE_EXPANSION + " of its linear memory limit ("
+                    + "proofline.witness.max-memory, at most an even share of half the max heap)");
+        }
+        try {
+            if (!wasmLoads.tryAcquire(WASM_LOAD_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new BusyException("every registration slot (proofline.registration.concurrent) is checking a "
+                        + "wasm; try again shortly", Duration.ofSeconds(5), false);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BusyException("interrupted while waiting to check the wasm", Duration.ofSeconds(5), false);
+        }
+        try {
+            // A check: it computes no witness, so it records no graph (the key cache's calculator will).
+            return CircomWitnessCalculator.load(wasm, calculatorOptions.withGraph(false));
+        } catch (RuntimeException e) {
+            throw InvalidFieldException.unprocessable("wasm", "not a circom witness calculator: " + e.getMessage());
+        } finally {
+            wasmLoads.release();
         }
     }
 

@@ -70,7 +70,9 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
     static final int CONSTRAINT_SYSTEMS = 2;
 
     private final Map<String, Entry> entries = new HashMap<>();
-    /** Each circuit's zkey size once read: {@link #keyBytes} does no file I/O after the first time. */
+    /** Whether a device builds the key's constraint rows on the host to upload them ({@link #reservedBytes}). */
+    private final boolean rowsOnDevice;
+    /** Each circuit's reserved key bytes once read: {@link #keyBytes} does no file I/O after the first time. */
     private final Map<String, Long> keySizes = new ConcurrentHashMap<>();
     private final CircuitSideCache<PreparedVerifyingKey> verifyingKeys = new CircuitSideCache<>(VERIFYING_KEYS);
     private final CalculatorOptions calculatorOptions;
@@ -132,6 +134,7 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
     public KeyCache(DataDirectory data, MemoryBudget budget, BufferTracker tracker, Duration idleTimeout,
              CalculatorOptions calculators, List<DeviceProverBackend> devices) {
         this.devices = List.copyOf(devices);
+        this.rowsOnDevice = this.devices.stream().anyMatch(DeviceProverBackend::abcOnDevice);
         this.calculatorOptions = calculators;
         this.data = data;
         this.budget = budget;
@@ -140,7 +143,8 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
     }
 
     /**
-     * The bytes a loaded key of this circuit holds (its zkey's size), read from the file once and remembered: the
+     * The bytes a loaded key of this circuit reserves ({@link #reservedBytes} of its zkey's size), read from the file
+     * once and remembered: the
      * dispatcher asks on every admission attempt, and a file system that stalls must not stall admission (nor ever
      * be asked under this cache's lock). A circuit's id is its zkey's SHA-256, so the size never changes; a file found
      * otherwise when the key is read (replaced, broken) makes it read again ({@link #load}).
@@ -163,10 +167,21 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
         } catch (IOException e) {
             throw new RetryableException("cannot read the key of circuit " + circuitId + ": " + e, e);
         }
+        long bytes = reservedBytes(file.size());
         if (file.isRegularFile()) {
-            keySizes.putIfAbsent(circuitId, file.size()); // what is not a zkey file is looked at again next time
+            keySizes.putIfAbsent(circuitId, bytes); // what is not a zkey file is looked at again next time
         }
-        return file.size();
+        return bytes;
+    }
+
+    /**
+     * What a key of a {@code zkeyBytes} zkey reserves: its off-heap copy, and where a device keeps constraint rows
+     * (a/b/c evaluated on the GPU) as much again for the rows' host copy that each upload to a device builds
+     * ({@code ConstraintRows.hostBytes}, never more than the zkey's size; one at a time per key), so that the upload
+     * allocates nothing outside the budget.
+     */
+    long reservedBytes(long zkeyBytes) {
+        return rowsOnDevice ? Math.multiplyExact(zkeyBytes, 2) : zkeyBytes;
     }
 
     @Override
@@ -419,7 +434,8 @@ public final class KeyCache implements Groth16Circuits, KeyResidency {
     /** Reads the key into the entry's reservation; on any failure frees what it allocated and keeps none of it. */
     private void load(Entry e) {
         Path zkey = data.circuit(e.circuitId).resolve(CircuitService.ZKEY);
-        long bytes = e.reservation.bytes();
+        // the reservation's other half, where devices keep rows, is for the rows' host copy of each upload
+        long bytes = rowsOnDevice ? e.reservation.bytes() / 2 : e.reservation.bytes();
         OffHeapBuffer buffer = tracker.allocate(BufferClass.KEY_HOST, Stage.RESIDENT, bytes);
         try {
             if (Files.size(zkey) != bytes) {

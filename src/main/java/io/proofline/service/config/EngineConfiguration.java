@@ -55,10 +55,13 @@ public class EngineConfiguration {
     }
 
     @Bean
-    WitnessHeapShare witnessHeapShare(PipelineProperties pipeline, WitnessProperties witness) {
+    WitnessHeapShare witnessHeapShare(PipelineProperties pipeline, WitnessProperties witness,
+                                      RegistrationProperties registration) {
         int workers = pipeline.synthesisWorkers() > 0 ? pipeline.synthesisWorkers()
                 : EngineConfig.defaultSynthesisWorkers();
-        WitnessHeapShare share = FixedMemory.witnessShareOfThisJvm(workers, witness.maxMemory().toBytes());
+        // registrations load their wasm at most registration.concurrent at once (CircuitService)
+        WitnessHeapShare share = FixedMemory.witnessShareOfThisJvm(workers, registration.concurrent(),
+                witness.maxMemory().toBytes());
         LOG.info("witness calculators: {}", share.describe());
         if (share.lowered()) {
             LOG.warn("proofline.witness.max-memory × the witness-calculator instances does not fit 1/{} of the max heap:"

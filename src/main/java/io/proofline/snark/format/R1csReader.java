@@ -27,14 +27,29 @@ public final class R1csReader {
     private R1csReader() {
     }
 
+    /**
+     * Maps {@code path} (kept mapped, off the heap, until the result is unreachable: the file must not change) and
+     * checks it whole; nothing of the constraints is copied onto the heap.
+     */
     public static R1cs read(Path path) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            return parse(BinFile.map(path, arena), path.getFileName().toString());
-        }
+        return read(path, Long.MAX_VALUE);
     }
 
-    /** Reads from bytes in memory; the result holds no reference to them. */
+    /**
+     * As {@link #read(Path)}, refusing before any constraint is read a file that claims more than
+     * {@code maxConstraints} constraints (say, more than the zkey's domain holds), or whose constraints section is
+     * larger than its header's dimensions allow: a huge upload is refused from its header.
+     */
+    public static R1cs read(Path path, long maxConstraints) throws IOException {
+        return parse(BinFile.map(path, Arena.ofAuto()), path.getFileName().toString(), maxConstraints);
+    }
+
+    /** Reads from bytes in memory; the result reads its constraints from them. */
     public static R1cs parse(MemorySegment bytes, String name) throws FormatException {
+        return parse(bytes, name, Long.MAX_VALUE);
+    }
+
+    private static R1cs parse(MemorySegment bytes, String name, long maxConstraints) throws FormatException {
         BinFile file = BinFile.parse(name, bytes, MAGIC, VERSION);
         SectionCursor h = file.cursor(HEADER, "header");
         int n8 = h.u32Int("n8");
@@ -55,43 +70,33 @@ public final class R1csReader {
             throw h.problem("nPubOut " + nPubOut + " + nPubIn " + nPubIn + " + nPrvIn " + nPrvIn
                     + " do not fit nWires " + nWires + " (wire 0 is the constant 1)");
         }
+        if (nConstraints > maxConstraints) {
+            throw h.problem(nConstraints + " constraints are more than the " + maxConstraints + " expected");
+        }
 
         SectionCursor s = file.cursor(CONSTRAINTS, "constraints");
-        // Every constraint takes at least three u32 term counts: bound the count by the section before allocating.
-        s.requireRoom(nConstraints, 12, "constraints");
-        if (nConstraints > (Integer.MAX_VALUE - 1) / 3) {
-            throw s.problem(nConstraints + " constraints are more than supported");
-        }
         int termBytes = 4 + n8;
-        long[] modulus = curve.fr().modulusLimbs();
-        int[] start = new int[3 * nConstraints + 1];
-        // First pass: term counts and bounds, so the term arrays are allocated once at their exact size.
-        long terms = 0;
-        for (int i = 0; i < nConstraints; i++) {
-            for (int k = 0; k < 3; k++) {
-                start[3 * i + k] = (int) terms;
-                long n = s.u32("term count of constraint " + i);
-                s.requireRoom(n, termBytes, "terms of constraint " + i);
-                s.slice(n * termBytes, "terms");
-                terms += n;
-                if (terms > Integer.MAX_VALUE / curve.fr().limbs()) {
-                    throw s.problem("more terms than supported (" + terms + ")");
-                }
-            }
+        // A linear combination names each wire at most once: the section cannot be larger than that.
+        long perConstraint = 3 * (4 + (long) nWires * termBytes);
+        long most = nConstraints > Long.MAX_VALUE / perConstraint ? Long.MAX_VALUE : nConstraints * perConstraint;
+        if (s.remaining() > most) {
+            throw s.problem("the constraints section (" + s.remaining() + " bytes) is larger than " + nConstraints
+                    + " constraints over " + nWires + " wires can take (" + most + ")");
         }
-        start[3 * nConstraints] = (int) terms;
-        s.expectEnd();
-
-        int limbs = curve.fr().limbs();
-        int[] wires = new int[(int) terms];
-        long[] coefficients = new long[(int) terms * limbs];
+        // Every constraint takes at least three u32 term counts: bound the count by the section.
+        s.requireRoom(nConstraints, 12, "constraints");
         MemorySegment body = s.body();
-        long pos = 0;
-        int t = 0;
+        long[] modulus = curve.fr().modulusLimbs();
         for (int i = 0; i < nConstraints; i++) {
             for (int k = 0; k < 3; k++) {
-                pos += 4;
-                for (int e = start[3 * i + k]; e < start[3 * i + k + 1]; e++, t++) {
+                long n = s.u32("term count of constraint " + i);
+                if (n > nWires) {
+                    throw s.problem("constraint " + i + ": " + n + " terms in one linear combination, more than the "
+                            + nWires + " wires");
+                }
+                s.requireRoom(n, termBytes, "terms of constraint " + i);
+                long pos = s.position();
+                for (long e = 0; e < n; e++, pos += termBytes) {
                     long wire = Integer.toUnsignedLong(body.get(LittleEndian.U32, pos));
                     if (wire >= nWires) {
                         throw s.problem("constraint " + i + ": wire " + wire + " is not below nWires " + nWires);
@@ -99,13 +104,11 @@ public final class R1csReader {
                     if (!SegmentLimbs.lessThan(body, pos + 4, modulus)) {
                         throw s.problem("constraint " + i + ": coefficient of wire " + wire + " is not reduced (≥ r)");
                     }
-                    wires[t] = (int) wire;
-                    SegmentLimbs.read(body, pos + 4, limbs, coefficients, t * limbs);
-                    curve.fr().toMontgomery(coefficients, t * limbs, coefficients, t * limbs);
-                    pos += termBytes;
                 }
+                s.slice(n * termBytes, "terms");
             }
         }
-        return new R1cs(curve, nWires, nPubOut, nPubIn, nPrvIn, nLabels, nConstraints, start, wires, coefficients);
+        s.expectEnd();
+        return new R1cs(curve, nWires, nPubOut, nPubIn, nPrvIn, nLabels, nConstraints, body);
     }
 }

@@ -145,6 +145,15 @@ public final class ConstraintRows implements AutoCloseable {
         return startsBytes(rows) + entries * (4L + valueBytes);
     }
 
+    /**
+     * The most host memory building the layout takes: the layout and the counting sort's cursor (one more starts
+     * array). At most the zkey's own size: per entry 4 + n8 bytes against the zkey's 12 + n8 per coefficient record,
+     * and 16 bytes per row against the zkey's H section, one G1 point (64 bytes or more) per row.
+     */
+    public static long hostBytes(int rows, long entries, int valueBytes) {
+        return byteSize(rows, entries, valueBytes) + startsBytes(rows);
+    }
+
     /** Bytes this layout takes (starts, signals, values). */
     public long byteSize() {
         return starts.byteSize() + signals.byteSize() + values.byteSize();

@@ -29,17 +29,17 @@ class SoakBenchTest extends RunningService {
         List<String> rows = out.lines().filter(l -> l.matches("^ +\\d+\\.\\d +\\d+\\.\\d +-?\\d+\\.\\d .*")).toList();
         assertThat(rows).as(out).hasSizeGreaterThanOrEqualTo(4);
         assertThat(out).containsPattern("rss_slope_mib_per_min=-?\\d+\\.\\d+ unaccounted_slope_mib_per_min=-?\\d+\\.\\d+"
-                + " samples=[3-9] jobs=[1-9]\\d* failed=0");
+                + " heap_after_gc_slope_mib_per_min=-?\\d+\\.\\d+ samples=[3-9] jobs=[1-9]\\d* failed=0");
     }
 
     @Test
     void theSlopeIsTheLeastSquaresFit() {
         // RSS grows 3 MiB a minute with noise around the line; unaccounted is flat
         List<SoakBench.Sample> samples = List.of(
-                new SoakBench.Sample(0, mib(100) + 1000, mib(-5), 0, 0, 0),
-                new SoakBench.Sample(1, mib(103) - 1000, mib(-5), 0, 0, 1),
-                new SoakBench.Sample(2, mib(106) + 1000, mib(-5), 0, 0, 2),
-                new SoakBench.Sample(3, mib(109) - 1000, mib(-5), 0, 0, 3));
+                new SoakBench.Sample(0, mib(100) + 1000, mib(-5), 0, 0, 0, 0),
+                new SoakBench.Sample(1, mib(103) - 1000, mib(-5), 0, 0, 0, 1),
+                new SoakBench.Sample(2, mib(106) + 1000, mib(-5), 0, 0, 0, 2),
+                new SoakBench.Sample(3, mib(109) - 1000, mib(-5), 0, 0, 0, 3));
         assertThat(SoakBench.slope(samples, SoakBench.Sample::rssBytes) / (1 << 20)).isCloseTo(3.0, within(0.01));
         assertThat(SoakBench.slope(samples, SoakBench.Sample::unaccountedBytes)).isZero();
     }

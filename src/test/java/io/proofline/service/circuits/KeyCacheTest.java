@@ -117,6 +117,48 @@ public class KeyCacheTest {
     }
 
     /**
+     * Where a device keeps a key's constraint rows (a/b/c evaluated on the GPU), each upload builds the rows on the
+     * host first ({@code ConstraintRows}): the key's reservation covers that copy too — twice the zkey, of which the
+     * key's own copy takes one half — and the copy is never larger than the zkey (checked on every fixture key).
+     * The CUDA upload itself cannot run here; the reservation it relies on is what this checks.
+     */
+    @Test
+    void whereADeviceKeepsConstraintRowsTheKeyReservesTheirHostCopyToo() throws Exception {
+        io.proofline.snark.prover.DeviceProverBackend gpu =
+                org.mockito.Mockito.mock(io.proofline.snark.prover.DeviceProverBackend.class);
+        org.mockito.Mockito.when(gpu.abcOnDevice()).thenReturn(true);
+        budget = new MemoryBudget(10 * keyBytes);
+        cache = new KeyCache(data, budget, tracker, Duration.ofHours(1),
+                io.proofline.witness.CalculatorOptions.defaults(), List.of(gpu));
+        assertThat(cache.keyBytes(A)).isEqualTo(2 * keyBytes);
+        KeyAdmission admission = admit(A, 100);
+        assertThat(budget.reserved()).isEqualTo(2 * keyBytes + 100);
+        ProvingKey key = cache.provingKey(A);
+        assertThat(tracker.snapshot().cell(BufferClass.KEY_HOST, Stage.RESIDENT).bytes())
+                .as("the key's own copy: the zkey").isEqualTo(keyBytes);
+        try (io.proofline.snark.prover.ConstraintRows rows = io.proofline.snark.prover.ConstraintRows.of(key)) {
+            assertThat(rows.byteSize() + io.proofline.snark.prover.ConstraintRows.startsBytes(rows.rows()))
+                    .isEqualTo(io.proofline.snark.prover.ConstraintRows.hostBytes(key.domainSize(),
+                            key.coefficients().count(), key.curve().fr().bytes()))
+                    .isLessThanOrEqualTo(2 * keyBytes - keyBytes);
+        }
+        end(admission);
+
+        for (String curve : new String[] {"bn128", "bls12381"}) {
+            try (java.util.stream.Stream<Path> dirs = Files.list(Path.of("src/test/resources/fixtures", curve))) {
+                for (Path fixture : dirs.toList()) {
+                    Path zkey = fixture.resolve("circuit.zkey");
+                    try (ProvingKey k = io.proofline.snark.format.ZkeyReader.read(zkey)) {
+                        assertThat(io.proofline.snark.prover.ConstraintRows.hostBytes(k.domainSize(),
+                                k.coefficients().count(), k.curve().fr().bytes())).as(zkey.toString())
+                                .isLessThanOrEqualTo(Files.size(zkey));
+                    }
+                }
+            }
+        }
+    }
+
+    /**
      * Admission asks a key's size on every try: it is read from the file once, and never again (nor under the cache's
      * lock), so a file system that stalls later cannot stall admission (issue #33).
      */
