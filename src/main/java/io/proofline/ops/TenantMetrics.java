@@ -1,5 +1,6 @@
 package io.proofline.ops;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -8,6 +9,7 @@ import io.proofline.engine.ProvingEngine;
 import io.proofline.engine.TenantLoad;
 import io.proofline.service.Tenant;
 import io.proofline.service.tenants.TenantPolicies;
+import io.proofline.service.tenants.TenantQuotas;
 import io.proofline.service.tenants.TenantUsage;
 import io.proofline.service.tenants.TenantUsageStore;
 import org.springframework.stereotype.Component;
@@ -22,7 +24,8 @@ import java.util.function.ToDoubleFunction;
 /**
  * Each tenant's work and usage as gauges tagged {@code tenant} (its key's name): partitions queued and in flight in
  * this instance's engine, and from the database (all instances) its jobs in flight, partitions not yet proved, stored
- * bytes and circuits, beside its queue share. A tenant's gauges appear once it is configured or has used the service;
+ * bytes and circuits, beside its queue share; and the requests refused it, per limit. A tenant's gauges appear once it
+ * is configured or has used the service;
  * the database is read at most every {@link #MAX_AGE}, whatever the number of gauges scraped.
  */
 @Component
@@ -38,14 +41,17 @@ class TenantMetrics implements MeterBinder {
     private final TenantUsageStore usage;
     private final TenantPolicies policies;
     private final int queueCapacity;
+    private final TenantQuotas quotas;
     private final Set<String> registered = ConcurrentHashMap.newKeySet();
+    private final Set<TenantQuotas.Refusal> counted = ConcurrentHashMap.newKeySet();
     private volatile Map<String, Figures> figures = Map.of();
     private long readAt;
     private boolean read;
     private MeterRegistry registry;
 
-    TenantMetrics(ProvingEngine engine, TenantUsageStore usage, TenantPolicies policies) {
+    TenantMetrics(ProvingEngine engine, TenantUsageStore usage, TenantPolicies policies, TenantQuotas quotas) {
         this.engine = engine;
+        this.quotas = quotas;
         this.usage = usage;
         this.policies = policies;
         this.queueCapacity = engine.config().queueCapacity();
@@ -113,6 +119,10 @@ class TenantMetrics implements MeterBinder {
             readAt = now;
         }
         figures.keySet().forEach(this::register);
+        quotas.refusals().keySet().stream().filter(counted::add).forEach(r -> FunctionCounter
+                .builder("proofline.tenant.refusals", quotas, q -> q.refusals().getOrDefault(r, 0L))
+                .description("its submissions and registrations refused (403, 429) for the limit named")
+                .tags(Tags.of("tenant", r.tenant(), "limit", r.limit())).register(registry));
         return figures;
     }
 }

@@ -100,8 +100,9 @@ class FairnessTest {
                     A_JOBS * A_PARTITIONS, behindBacklog, slowestBehind, (double) slowestBehind / soloMedian,
                     aUnfinished, A_JOBS);
 
+            // behind the backlog in arrival order, B's first job would have waited for all of it
             assertThat(aUnfinished).as("A's backlog was still there when B's jobs were done")
-                    .isGreaterThanOrEqualTo(A_JOBS / 2);
+                    .isGreaterThanOrEqualTo(A_JOBS / 5);
             assertThat(behindBacklog).as("B's latencies behind A's backlog (ms) against twice its solo latency, "
                     + "the median of " + solo).allSatisfy(ms -> assertThat(ms).isLessThanOrEqualTo(2 * soloMedian));
             if (aUnfinishedAtRefusal > 0) {

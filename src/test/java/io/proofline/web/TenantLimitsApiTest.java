@@ -106,7 +106,11 @@ class TenantLimitsApiTest {
                 .contains("proofline_tenant_inflight_partitions{tenant=\"" + freeName + "\"}")
                 .contains("proofline_tenant_stored_bytes{tenant=\"" + freeName + "\"}")
                 .contains("proofline_tenant_jobs_in_flight{tenant=\"" + freeName + "\"}")
-                .contains("proofline_tenant_unproved_partitions{tenant=\"" + freeName + "\"}");
+                .contains("proofline_tenant_unproved_partitions{tenant=\"" + freeName + "\"}")
+                .contains("proofline_tenant_refusals_total{limit=\"priorities\",tenant=\""
+                        + Credentials.keyId("limited-key") + "\"} 1.0")
+                .contains("proofline_tenant_refusals_total{limit=\"max-stored-bytes\",tenant=\""
+                        + Credentials.keyId("small-key") + "\"} 1.0");
     }
 
     private static Api.Response submit(Api api, String circuit, String witness, String priority, int partitions)

@@ -237,13 +237,12 @@ public final class DefaultProvingEngine<S, P> implements ProvingEngine {
             load[0]++;
             for (PartitionRun<S, P> p : job.partitions()) {
                 Stage stage = p.stage();
-                if (stage == Stage.QUEUED) {
-                    load[1]++;
-                } else if (!stage.isTerminal()) {
+                if (stage != Stage.QUEUED && !stage.isTerminal()) {
                     load[2]++;
                 }
             }
         }
+        queue.queuedByTenant().forEach((tenant, queued) -> loads.computeIfAbsent(tenant, t -> new int[3])[1] = queued);
         return loads.entrySet().stream().map(e -> new TenantLoad(e.getKey(), e.getValue()[0], e.getValue()[1],
                 e.getValue()[2])).toList();
     }

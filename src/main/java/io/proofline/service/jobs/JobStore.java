@@ -147,12 +147,6 @@ public class JobStore {
                 .query((rs, n) -> new StoredProof(rs.getInt(1), rs.getString(2), rs.getString(3))).list();
     }
 
-    /** Partitions of jobs nobody has started: what the durable queue holds. */
-    long queuedPartitions() {
-        return jdbc.sql("select coalesce(sum(partitions), 0) from jobs where status = 'QUEUED'")
-                .query(Long.class).single();
-    }
-
     long countByStatus(JobState state) {
         return jdbc.sql("select count(*) from jobs where status = ?").param(state.name()).query(Long.class).single();
     }

@@ -9,6 +9,7 @@ import org.springframework.stereotype.Service;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -26,6 +27,11 @@ public class TenantQuotas {
     private final int queueCapacity;
     private final Duration retryAfter;
     private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+    private final Map<Refusal, LongAdder> refusals = new ConcurrentHashMap<>();
+
+    /** A tenant's requests refused for one limit. */
+    public record Refusal(String tenant, String limit) {
+    }
 
     public TenantQuotas(TenantPolicies policies, TenantUsageStore usage, PipelineProperties pipeline) {
         this.policies = policies;
@@ -36,6 +42,18 @@ public class TenantQuotas {
 
     public TenantPolicy policy(Tenant tenant) {
         return policies.of(tenant);
+    }
+
+    /** How many requests each tenant had refused, per limit, since start (the metrics' counters). */
+    public Map<Refusal, Long> refusals() {
+        Map<Refusal, Long> counts = new java.util.HashMap<>();
+        refusals.forEach((r, n) -> counts.put(r, n.sum()));
+        return counts;
+    }
+
+    private QuotaExceededException refused(Tenant tenant, QuotaExceededException e) {
+        refusals.computeIfAbsent(new Refusal(tenant.principal(), e.limit()), r -> new LongAdder()).increment();
+        return e;
     }
 
     /** Runs {@code admitAndWrite} under {@code tenant}'s lock: its checks and the write they guard, together. */
@@ -57,30 +75,31 @@ public class TenantQuotas {
     public void admitJob(Tenant tenant, Priority priority, int partitions, long inputBytes) {
         TenantPolicy policy = policies.of(tenant);
         if (!policy.priorities().contains(priority)) {
-            throw QuotaExceededException.forbidden("priority", "this API key may not submit at " + priority
-                    + "; its priorities (proofline.tenants.<key>.priorities) are " + sorted(policy), "priorities",
-                    sorted(policy), priority);
+            String why = "this API key may not submit at " + priority
+                    + "; its priorities (proofline.tenants.<key>.priorities) are " + sorted(policy);
+            throw refused(tenant, QuotaExceededException.forbidden("priority", why, "priorities", sorted(policy),
+                    priority));
         }
         if (tenant.isConsole()) {
             return;
         }
         TenantUsage now = usage.of(tenant.principal());
         if (policy.maxJobsInFlight() > 0 && now.jobsInFlight() + 1 > policy.maxJobsInFlight()) {
-            throw exhausted(null, "this API key has " + now.jobsInFlight() + " jobs queued or running, its limit "
-                    + "(max-jobs-in-flight) is " + policy.maxJobsInFlight(), "max-jobs-in-flight",
-                    policy.maxJobsInFlight(), now.jobsInFlight());
+            String why = "this API key has " + now.jobsInFlight() + " jobs queued or running, its limit "
+                    + "(max-jobs-in-flight) is " + policy.maxJobsInFlight();
+            throw exhausted(tenant, null, why, "max-jobs-in-flight", policy.maxJobsInFlight(), now.jobsInFlight());
         }
         int share = policy.queuedPartitionLimit(queueCapacity);
         if (now.unprovedPartitions() + partitions > share) {
-            throw exhausted("partitions", "this API key has " + now.unprovedPartitions() + " partitions not yet "
-                    + "proved and the job adds " + partitions + "; its share of the queue (queue-share "
-                    + policy.queueShare() + " of " + queueCapacity + ") is " + share + " partitions"
-                    + (partitions > share ? ": split the job" : ""), "queue-share", share, now.unprovedPartitions());
+            String why = "this API key has " + now.unprovedPartitions() + " partitions not yet proved and the job "
+                    + "adds " + partitions + "; its share of the queue (queue-share " + policy.queueShare() + " of "
+                    + queueCapacity + ") is " + share + " partitions" + (partitions > share ? ": split the job" : "");
+            throw exhausted(tenant, "partitions", why, "queue-share", share, now.unprovedPartitions());
         }
         if (policy.maxStoredBytes() > 0 && now.storedBytes() + inputBytes > policy.maxStoredBytes()) {
-            throw exhausted(null, "this API key stores " + now.storedBytes() + " B and the job adds " + inputBytes
-                    + " B; its limit (max-stored-bytes) is " + policy.maxStoredBytes() + " B", "max-stored-bytes",
-                    policy.maxStoredBytes(), now.storedBytes());
+            String why = "this API key stores " + now.storedBytes() + " B and the job adds " + inputBytes
+                    + " B; its limit (max-stored-bytes) is " + policy.maxStoredBytes() + " B";
+            throw exhausted(tenant, null, why, "max-stored-bytes", policy.maxStoredBytes(), now.storedBytes());
         }
     }
 
@@ -92,14 +111,15 @@ public class TenantQuotas {
         }
         TenantUsage now = usage.of(tenant.principal());
         if (policy.maxCircuits() > 0 && now.circuits() + 1 > policy.maxCircuits()) {
-            throw exhausted("zkey", "this API key holds " + now.circuits() + " circuits, its limit (max-circuits) is "
-                    + policy.maxCircuits() + "; delete one first", "max-circuits", policy.maxCircuits(),
-                    now.circuits());
+            String why = "this API key holds " + now.circuits() + " circuits, its limit (max-circuits) is "
+                    + policy.maxCircuits() + "; delete one first";
+            throw exhausted(tenant, "zkey", why, "max-circuits", policy.maxCircuits(), now.circuits());
         }
         if (policy.maxRegistrations() > 0 && now.registrations() + 1 > policy.maxRegistrations()) {
-            throw exhausted("zkey", "this API key has " + now.registrations() + " registrations being checked, its "
-                    + "limit (max-registrations) is " + policy.maxRegistrations(), "max-registrations",
-                    policy.maxRegistrations(), now.registrations());
+            String why = "this API key has " + now.registrations() + " registrations being checked, its limit "
+                    + "(max-registrations) is " + policy.maxRegistrations();
+            throw exhausted(tenant, "zkey", why, "max-registrations", policy.maxRegistrations(),
+                    now.registrations());
         }
     }
 
@@ -111,14 +131,15 @@ public class TenantQuotas {
         }
         TenantUsage now = usage.of(tenant.principal());
         if (now.storedBytes() + zkeyBytes > policy.maxStoredBytes()) {
-            throw exhausted("zkey", "this API key stores " + now.storedBytes() + " B and the zkey adds " + zkeyBytes
-                    + " B; its limit (max-stored-bytes) is " + policy.maxStoredBytes() + " B", "max-stored-bytes",
-                    policy.maxStoredBytes(), now.storedBytes());
+            String why = "this API key stores " + now.storedBytes() + " B and the zkey adds " + zkeyBytes
+                    + " B; its limit (max-stored-bytes) is " + policy.maxStoredBytes() + " B";
+            throw exhausted(tenant, "zkey", why, "max-stored-bytes", policy.maxStoredBytes(), now.storedBytes());
         }
     }
 
-    private QuotaExceededException exhausted(String field, String message, String limit, Object value, Object used) {
-        return QuotaExceededException.exhausted(field, message, limit, value, used, retryAfter);
+    private QuotaExceededException exhausted(Tenant tenant, String field, String message, String limit, Object value,
+                                             Object used) {
+        return refused(tenant, QuotaExceededException.exhausted(field, message, limit, value, used, retryAfter));
     }
 
     private static java.util.List<Priority> sorted(TenantPolicy policy) {

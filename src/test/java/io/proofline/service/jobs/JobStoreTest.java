@@ -220,7 +220,6 @@ class JobStoreTest {
         store.markRunning(b.id(), "me", false);
         db.finishNow(c.id(), JobState.FAILED, "no", null, List.of());
 
-        assertThat(store.queuedPartitions()).isEqualTo(2);
         assertThat(store.countByStatus(JobState.RUNNING)).isEqualTo(1);
         assertThat(store.countByStatus(JobState.FAILED)).isEqualTo(1);
         assertThat(store.countByStatus(JobState.DONE)).isZero();
