@@ -146,8 +146,9 @@ public final class DataDirectory {
     }
 
     /**
-     * Where entries are staged; also where the servlet container spools multipart parts, so that a registration
-     * takes its zkey into {@code circuits/} by renames alone (one file system).
+     * Where entries are staged; also where a registration's parts are read from the request (the web layer's
+     * {@code CircuitUploadReader}), so that it takes its zkey into {@code circuits/} by renames alone (one file
+     * system).
      */
     public Path tmp() {
         return root.resolve("tmp");

@@ -39,10 +39,13 @@ public final class BoundedBodyFilter extends OncePerRequestFilter {
 
     private final BodyLimits limits;
     private final UploadSlots slots;
+    private final long idleMs;
 
-    public BoundedBodyFilter(BodyLimits limits, int concurrent, int concurrentPerKey) {
+    /** @param idleMs the container's upload timeout ({@code proofline.uploads.idle-timeout}), named in its 408 */
+    public BoundedBodyFilter(BodyLimits limits, int concurrent, int concurrentPerKey, long idleMs) {
         this.limits = limits;
         this.slots = new UploadSlots(concurrent, concurrentPerKey);
+        this.idleMs = idleMs;
     }
 
     @Override
@@ -91,7 +94,7 @@ public final class BoundedBodyFilter extends OncePerRequestFilter {
         return request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
     }
 
-    private static final class Bounded extends HttpServletRequestWrapper {
+    private final class Bounded extends HttpServletRequestWrapper {
         private final BodyLimits.Limit limit;
         private final long deadlineNanos;
         private final long timeoutMs;
@@ -141,7 +144,7 @@ public final class BoundedBodyFilter extends OncePerRequestFilter {
                 try {
                     n = in.read(buf, off, len);
                 } catch (IOException e) {
-                    throw timedOut(e) ? new BodyReadTimeoutException(timeoutMs) : e;
+                    throw timedOut(e) ? BodyReadTimeoutException.idle(idleMs) : e;
                 }
                 if (n > 0) {
                     read += n;

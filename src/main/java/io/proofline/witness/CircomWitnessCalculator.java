@@ -325,7 +325,7 @@ public final class CircomWitnessCalculator implements AutoCloseable {
      * size, not the inputs': an input with a value too many is refused by circom's own checks, naming the signal.
      */
     private FlatInput flatten(InputSource input, MemorySegment out) {
-        return FlatInput.read(input, out, n8, witnessSize, prime);
+        return FlatInput.read(input, out, n8, witnessSize, inputSize, prime);
     }
 
     /** Whether the graph computed the witness into {@code out}; false where the wasm must (another path, inputs). */

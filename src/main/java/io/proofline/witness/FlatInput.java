@@ -23,28 +23,41 @@ public final class FlatInput {
 
     /** Signals with no values (empty arrays) admitted beyond the values' count: names of nothing still cost heap. */
     static final int EMPTY_SIGNALS = 1024;
+    /**
+     * Signals with values admitted beyond the circuit's inputs (each input signal takes one name, so more are
+     * mistakes): enough that circom's own check names the first unknown one, few enough that names cost no heap.
+     */
+    static final int EXTRA_SIGNALS = 1024;
 
     private final MemorySegment values;
     private final int n8;
     private final int capacity;
     private final BigInteger prime;
+    private final int maxSignals;
     private final List<Signal> signals = new ArrayList<>();
     private int size;
     private int empty;
 
-    private FlatInput(MemorySegment values, int n8, int capacity, BigInteger prime) {
+    private FlatInput(MemorySegment values, int n8, int capacity, int maxSignals, BigInteger prime) {
         if (values.byteSize() < (long) capacity * n8) {
             throw new IllegalArgumentException("room for " + values.byteSize() / n8 + " values, not " + capacity);
         }
         this.values = values;
         this.n8 = n8;
         this.capacity = capacity;
+        this.maxSignals = maxSignals;
         this.prime = prime;
     }
 
-    /** Fills {@code values} (at least {@code capacity · n8} bytes) from {@code source}. */
-    static FlatInput read(InputSource source, MemorySegment values, int n8, int capacity, BigInteger prime) {
-        FlatInput input = new FlatInput(values, n8, capacity, prime);
+    /**
+     * Fills {@code values} (at least {@code capacity · n8} bytes) from {@code source}, with at most {@code inputs}
+     * signals that have values (the circuit's input count; {@link #EXTRA_SIGNALS} more are let through for circom to
+     * name) and {@link #EMPTY_SIGNALS} without.
+     */
+    static FlatInput read(InputSource source, MemorySegment values, int n8, int capacity, int inputs,
+                          BigInteger prime) {
+        FlatInput input = new FlatInput(values, n8, capacity, (int) Math.min(Integer.MAX_VALUE,
+                (long) inputs + EXTRA_SIGNALS), prime);
         source.feed(input.sink());
         return input;
     }
@@ -105,6 +118,10 @@ public final class FlatInput {
             if (count == 0 && ++empty > EMPTY_SIGNALS) {
                 throw new WitnessException(WitnessException.Reason.INVALID_INPUT, "the input has more than "
                         + EMPTY_SIGNALS + " empty signals");
+            }
+            if (count > 0 && signals.size() - empty >= maxSignals) {
+                throw new WitnessException(WitnessException.Reason.INVALID_INPUT, "the input has more signals than "
+                        + "the circuit has inputs (input '" + signal + "')");
             }
             signals.add(new Signal(signal, offset, count));
             signal = null;

@@ -48,7 +48,7 @@ class BoundedBodyFilterTest {
 
     @Test
     void aDeclaredLengthOverTheLimitIs413AtOnceAndNothingReadsIt() throws Exception {
-        BoundedBodyFilter filter = new BoundedBodyFilter(LIMITS, 4, 2);
+        BoundedBodyFilter filter = new BoundedBodyFilter(LIMITS, 4, 2, 20_000);
         AtomicBoolean reached = new AtomicBoolean();
         MockHttpServletResponse response = run(filter, request("/api/v1/circuits", new byte[2001], true, "k"),
                 (req, res) -> reached.set(true));
@@ -59,7 +59,7 @@ class BoundedBodyFilterTest {
 
     @Test
     void aBodyWithoutALengthFailsAsItCrossesTheLimit() throws Exception {
-        BoundedBodyFilter filter = new BoundedBodyFilter(LIMITS, 4, 2);
+        BoundedBodyFilter filter = new BoundedBodyFilter(LIMITS, 4, 2, 20_000);
         long[] read = new long[1];
         FilterChain reader = (req, res) -> {
             InputStream in = req.getInputStream();
@@ -81,7 +81,7 @@ class BoundedBodyFilterTest {
     @Test
     void aBodyPastItsDeadlineIs408() {
         BoundedBodyFilter filter = new BoundedBodyFilter(new BodyLimits(1000, 1000, 1000, Duration.ofMillis(1)),
-                4, 2);
+                4, 2, 20_000);
         assertThatThrownBy(() -> run(filter, request("/api/v1/jobs", new byte[10], false, "k"), (req, res) -> {
             try {
                 Thread.sleep(20);
@@ -94,7 +94,7 @@ class BoundedBodyFilterTest {
 
     @Test
     void uploadsBeyondTheKeysShareAre429AndBeyondTheInstances503UntilOneEnds() throws Exception {
-        BoundedBodyFilter filter = new BoundedBodyFilter(LIMITS, 3, 2);
+        BoundedBodyFilter filter = new BoundedBodyFilter(LIMITS, 3, 2, 20_000);
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch holding = new CountDownLatch(3);
         FilterChain hold = (req, res) -> {
@@ -139,7 +139,7 @@ class BoundedBodyFilterTest {
 
     @Test
     void aFailedReadGivesItsSlotBack() {
-        BoundedBodyFilter filter = new BoundedBodyFilter(LIMITS, 1, 1);
+        BoundedBodyFilter filter = new BoundedBodyFilter(LIMITS, 1, 1, 20_000);
         assertThatThrownBy(() -> run(filter, request("/api/v1/jobs", new byte[2000], false, "a"),
                 (req, res) -> req.getInputStream().readAllBytes())).isInstanceOf(RequestTooLargeException.class);
         assertThat(filter.uploadsInProgress()).isZero();

@@ -64,14 +64,24 @@ class InputJsonReaderTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment room = arena.allocate(4 * 32);
             InputSource source = InputJsonReader.source(() -> parser("{\"a\":[1,2,3],\"b\":[4,5]}"));
-            assertThatThrownBy(() -> FlatInput.read(source, room, 32, 4, P))
+            assertThatThrownBy(() -> FlatInput.read(source, room, 32, 4, 4, P))
                     .isInstanceOf(WitnessException.class).hasMessageContaining("more values than")
                     .hasMessageContaining("input 'b'");
             FlatInput fits = FlatInput.read(InputJsonReader.source(() -> parser("{\"a\":[1,-1],\"b\":[]}")), room,
-                    32, 4, P);
+                    32, 4, 1, P);
             assertThat(fits.size()).isEqualTo(2);
             assertThat(fits.value(1)).isEqualTo(P.subtract(BigInteger.ONE));
             assertThat(fits.signals()).containsExactly(new FlatInput.Signal("a", 0, 2), new FlatInput.Signal("b", 2, 0));
+            // names cost heap: past the circuit's inputs (and the slack circom needs to name a wrong one), refused
+            StringBuilder names = new StringBuilder("{");
+            for (int i = 0; i < FlatInput.EXTRA_SIGNALS + 2; i++) {
+                names.append(i == 0 ? "" : ",").append("\"s").append(i).append("\":1");
+            }
+            String many = names.append('}').toString();
+            MemorySegment large = arena.allocate((FlatInput.EXTRA_SIGNALS + 2) * 32L);
+            assertThatThrownBy(() -> FlatInput.read(InputJsonReader.source(() -> parser(many)), large, 32,
+                    FlatInput.EXTRA_SIGNALS + 2, 1, P)).isInstanceOf(WitnessException.class)
+                    .hasMessageContaining("more signals than the circuit has inputs");
         }
     }
 
@@ -115,7 +125,7 @@ class InputJsonReaderTest {
     private static Map<String, List<BigInteger>> flattenedIntoMemory(String json) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment room = arena.allocate(4096 * 32L);
-            FlatInput flat = FlatInput.read(InputJsonReader.source(() -> parser(json)), room, 32, 4096, P);
+            FlatInput flat = FlatInput.read(InputJsonReader.source(() -> parser(json)), room, 32, 4096, 4096, P);
             Map<String, List<BigInteger>> out = new LinkedHashMap<>();
             for (FlatInput.Signal s : flat.signals()) {
                 List<BigInteger> values = new ArrayList<>();

@@ -67,7 +67,7 @@ public class SecurityConfiguration {
                         UsernamePasswordAuthenticationFilter.class)
                 // after the key is known: a body takes its key's upload slot, and one without a valid key none
                 .addFilterAfter(new BoundedBodyFilter(BodyLimits.of(store), uploads.concurrent(),
-                        uploads.concurrentPerKey()), ApiKeyFilter.class)
+                        uploads.concurrentPerKey(), uploads.idleTimeout().toMillis()), ApiKeyFilter.class)
                 // An async dispatch only writes the answer of a request that was authenticated and authorized when it
                 // came in (a job wait, an event stream); the stateless chain has no context to find for it again.
                 .authorizeHttpRequests(a -> a.dispatcherTypeMatchers(DispatcherType.ASYNC).permitAll()
