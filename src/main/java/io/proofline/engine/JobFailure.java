@@ -16,10 +16,26 @@ public record JobFailure(int partition, Stage stage, Throwable cause) {
      */
     public static final int RETAINED_MESSAGE_CHARS = 4000;
 
-    /** This failure as the engine keeps it after the end: its cause reduced to a bounded {@link RetainedFailure}. */
+    /**
+     * This failure as the engine keeps it after the end: its cause reduced to a bounded {@link RetainedFailure}, or,
+     * where the failure may pass ({@link RetryableException} in its chain), to a bare {@link RetryableException} with
+     * the message cut the same way, so that whoever reads it later still sees it is worth running again.
+     */
     public JobFailure retained() {
-        return cause instanceof RetainedFailure ? this
-                : new JobFailure(partition, stage, RetainedFailure.of(cause, RETAINED_MESSAGE_CHARS));
+        if (cause instanceof RetainedFailure || cause instanceof RetainedFailure.Retryable) {
+            return this;
+        }
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof RetryableException) {
+                return new JobFailure(partition, stage, RetainedFailure.retryable(cause, RETAINED_MESSAGE_CHARS));
+            }
+        }
+        return new JobFailure(partition, stage, RetainedFailure.of(cause, RETAINED_MESSAGE_CHARS));
+    }
+
+    /** An upper bound of the heap a {@link #retained()} failure holds. */
+    public long retainedHeapBytes() {
+        return RetainedFailure.heapBytes(cause);
     }
 
     public String message() {

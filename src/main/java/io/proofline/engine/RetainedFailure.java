@@ -33,6 +33,31 @@ public final class RetainedFailure extends RuntimeException {
         return text.substring(0, maxChars) + " … [" + (text.length() - maxChars) + " more characters not kept]";
     }
 
+    /** A retained failure that may pass: a {@link RetryableException} of the cut message, no cause, no stack. */
+    public static final class Retryable extends RetryableException {
+        private Retryable(String message) {
+            super(message);
+        }
+
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this; // nothing of the retiring thread's stack is kept
+        }
+    }
+
+    /** {@code cause}, which may pass, cut to {@code maxChars} characters of message. */
+    public static RetryableException retryable(Throwable cause, int maxChars) {
+        String message = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+        return new Retryable(truncate(message, maxChars));
+    }
+
+    /** An upper bound of the heap a retained failure ({@link #of}, {@link #retryable}) holds. */
+    public static long heapBytes(Throwable retained) {
+        long extra = retained instanceof RetainedFailure r ? 2L * r.originalClass.length() : 0;
+        String message = retained.getMessage();
+        return 2L * (message == null ? 0 : message.length()) + extra + 96;
+    }
+
     /** The class of the failure this stands for. */
     public String originalClass() {
         return originalClass;
@@ -43,8 +68,4 @@ public final class RetainedFailure extends RuntimeException {
         return originalLength;
     }
 
-    /** The heap this keeps, as {@link #getMessage()}'s characters at two bytes each plus the objects' headers. */
-    public long heapBytes() {
-        return 2L * (getMessage().length() + originalClass.length()) + 96;
-    }
 }

@@ -25,9 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The heap test of issue 32, against the service as a user runs it ({@link ServedAsUser}: {@code
  * PROOFLINE_MEMORY_LIMIT=2GB bin/proofline serve}, a 512 MiB heap, default settings): 2,000 jobs fail, each after its
  * wasm printed the most log a computation may (1 MB, {@code proofline.witness.max-log}), and 200 jobs of a circuit
- * with 10,000 public signals prove (about 800 KB of public signals each). Before finished jobs were kept by bytes the
- * engine held the last 10,000 of them whole — every failure's log, every proof — and the JVM ended with
- * OutOfMemoryError. Now, after a forced collection, the heap in use (the service's own
+ * with 10,000 public signals prove (about 800 KB of public signals each). While the engine kept the last 10,000
+ * finished jobs whole, every failure's log and every proof stayed reachable: the failures' logs alone come to about
+ * 2 GB, four times the heap. Now, after a forced collection, the heap in use (the service's own
  * {@code proofline_heap_after_gc_bytes}) is within its declared figures: the max heap less the witness calculators'
  * share, and what the engine keeps of finished jobs within its own figure. The process is the same one throughout,
  * its RSS within the limit, and the proofs are still served (streamed from the store).

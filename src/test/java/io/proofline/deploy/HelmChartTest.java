@@ -390,10 +390,12 @@ class HelmChartTest {
 
         assertThat(panels).extracting(p -> (String) p.get("title")).anyMatch(t -> t.startsWith("RSS against the memory limit"))
                 .anyMatch(t -> t.startsWith("Unaccounted")).anyMatch(t -> t.contains("a/b/c"))
-                .anyMatch(t -> t.startsWith("Queue depth")).anyMatch(t -> t.startsWith("GPU busy"));
+                .anyMatch(t -> t.startsWith("Queue depth")).anyMatch(t -> t.startsWith("GPU busy"))
+                .anyMatch(t -> t.startsWith("Heap after GC"));
         assertThat(metricsIn(exprs)).contains("proofline_process_rss_bytes", "proofline_memory_limit_bytes",
                 "proofline_budget_reserved_bytes", "proofline_memory_unaccounted_bytes", "proofline_buffer_count",
-                "proofline_queue_depth", "proofline_device_busy_workers");
+                "proofline_queue_depth", "proofline_device_busy_workers", "proofline_heap_after_gc_bytes",
+                "proofline_heap_max_bytes");
         assertThat(exportedMetrics()).containsAll(metricsIn(exprs));
     }
 

@@ -61,4 +61,15 @@ class FinishedJobsRetentionTest {
             f.assertAllReleased();
         }
     }
+
+    @Test
+    void aFailureThatMayPassIsKeptAsOneThatMayPass() {
+        JobFailure failure = new JobFailure(0, Stage.QUEUED, new IllegalStateException("wrapped",
+                new RetryableException("cannot read the key now: " + "x".repeat(10_000))));
+        JobFailure kept = failure.retained();
+        assertThat(kept.cause()).isInstanceOf(RetryableException.class).hasNoCause();
+        assertThat(kept.cause().getStackTrace()).isEmpty();
+        assertThat(kept.retainedHeapBytes()).isLessThan(3L * JobFailure.RETAINED_MESSAGE_CHARS);
+        assertThat(kept.retained()).isSameAs(kept);
+    }
 }

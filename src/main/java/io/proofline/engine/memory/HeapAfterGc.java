@@ -27,6 +27,7 @@ public final class HeapAfterGc {
     private final Set<String> heapPools;
     private final AtomicLong afterLastGc = new AtomicLong(-1);
     private final AtomicLong collections = new AtomicLong();
+    private final Map<String, Long> perPool = new java.util.HashMap<>();
 
     private HeapAfterGc() {
         heapPools = ManagementFactory.getMemoryPoolMXBeans().stream().filter(p -> p.getType() == MemoryType.HEAP)
@@ -72,12 +73,19 @@ public final class HeapAfterGc {
         return collections.get();
     }
 
-    private void record(GarbageCollectionNotificationInfo info) {
-        long sum = 0;
+    /**
+     * Each heap pool's usage after the last collection that reported it: a collector may report only some pools (a
+     * concurrent cycle's pauses), and the others keep what their last collection left.
+     */
+    private synchronized void record(GarbageCollectionNotificationInfo info) {
         for (Map.Entry<String, MemoryUsage> pool : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
             if (heapPools.contains(pool.getKey())) {
-                sum += pool.getValue().getUsed();
+                perPool.put(pool.getKey(), pool.getValue().getUsed());
             }
+        }
+        long sum = 0;
+        for (long used : perPool.values()) {
+            sum += used;
         }
         afterLastGc.set(sum);
         collections.incrementAndGet();

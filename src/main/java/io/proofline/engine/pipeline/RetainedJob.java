@@ -5,15 +5,15 @@ import io.proofline.engine.JobResult;
 import io.proofline.engine.JobState;
 import io.proofline.engine.JobStatus;
 import io.proofline.engine.ProofOutput;
-import io.proofline.engine.RetainedFailure;
 
 import java.util.List;
 import java.util.Optional;
 
 /**
  * What the engine keeps of a finished job for status queries: its status and result with the failure reduced to a
- * bounded {@link RetainedFailure}, and its proofs unless they were left out to fit the cap (the service has them in
- * its store). Nothing of the request (its inputs) or of the run (buffers, partitions' objects) stays reachable.
+ * bounded {@link io.proofline.engine.RetainedFailure} (or a bare retryable one), and its proofs unless they were left
+ * out to fit the cap (the service has them in its store). Nothing of the request (its inputs) or of the run
+ * (buffers, partitions' objects) stays reachable.
  *
  * @param proofsKept whether {@code result} holds the proofs of a DONE job
  */
@@ -46,7 +46,7 @@ record RetainedJob(JobStatus status, JobResult result, boolean proofsKept) {
         for (ProofOutput p : result.proofs()) {
             bytes += 2L * (p.proofJson().length() + p.publicSignalsJson().length()) + 2 * 64;
         }
-        bytes += result.failure().map(f -> ((RetainedFailure) f.cause()).heapBytes()).orElse(0L);
+        bytes += result.failure().map(JobFailure::retainedHeapBytes).orElse(0L);
         return bytes;
     }
 }

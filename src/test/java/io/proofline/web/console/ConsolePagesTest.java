@@ -72,6 +72,9 @@ class ConsolePagesTest {
                         containsString("data-field=\"limit\">768 GiB<"), containsString(">cgroup<"),
                         containsString("data-figure=\"metaspace\""), containsString("256 MiB"),
                         containsString("data-field=\"unaccounted\">3.00 GiB<"),
+                        // the heap in use after the last GC against the max heap
+                        containsString("data-field=\"heapAfterGc\">700 MiB<"),
+                        containsString("data-field=\"heapMax\">1.00 GiB<"),
                         // per device: the keys resident on it and its working buffers (KEY_DEVICE, SCRATCH_DEVICE)
                         containsString("data-field=\"keyBytes\">9.50 GiB<"),
                         containsString("data-field=\"keyBuffers\">2<"),

@@ -46,7 +46,7 @@ final class FakeConsoleBackend implements ConsoleBackend {
                 new BufferCell(BufferClass.SCRATCH_DEVICE, Stage.RESIDENT, 14, 13 * GIB / 4),
                 new BufferCell(BufferClass.INPUT, Stage.QUEUED, 5, 5 * 640L << 20));
         return new PipelineSnapshot(Instant.parse("2026-12-02T12:00:00Z"), cells,
-                new ProcessMemory(668 * GIB, 700 * GIB, 900L << 20, 2 * GIB, 560 * GIB, 120),
+                new ProcessMemory(668 * GIB, 700 * GIB, 900L << 20, 2 * GIB, 560 * GIB, 120, 700L << 20, GIB),
                 new BudgetFigures(740 * GIB, 610 * GIB, 650 * GIB),
                 new MemoryFigures(768 * GIB, "CGROUP", java.util.Map.of("max heap", GIB, "metaspace", 256L << 20),
                         GIB + (256L << 20), 740 * GIB, 560 * GIB, 3L << 30),
