@@ -6,7 +6,7 @@ package io.proofline.service;
  */
 public abstract sealed class ServiceException extends RuntimeException
         permits NotFoundException, InvalidFieldException, ConflictException, TooLargeException, BusyException,
-        QuotaExceededException {
+        QuotaExceededException, ForbiddenException {
 
     private final String field;
 

@@ -2,6 +2,7 @@ package io.proofline.web;
 
 import io.proofline.service.BusyException;
 import io.proofline.service.ConflictException;
+import io.proofline.service.ForbiddenException;
 import io.proofline.service.InvalidFieldException;
 import io.proofline.service.NotFoundException;
 import io.proofline.service.QuotaExceededException;
@@ -47,6 +48,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             case TooLargeException t -> HttpStatus.CONTENT_TOO_LARGE;
             case BusyException b -> b.draining() ? HttpStatus.SERVICE_UNAVAILABLE : HttpStatus.TOO_MANY_REQUESTS;
             case QuotaExceededException q -> q.forbidden() ? HttpStatus.FORBIDDEN : HttpStatus.TOO_MANY_REQUESTS;
+            case ForbiddenException f -> HttpStatus.FORBIDDEN;
         };
         ResponseEntity.BodyBuilder response = ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON);
         if (e instanceof BusyException busy) {

@@ -387,4 +387,22 @@ class CircuitRegistrationTest extends RegistrationTestBase {
         Arrays.fill(signals, modulus.subtract(BigInteger.ONE));
         return PublicSignalsJson.toString(signals);
     }
+
+    @Test
+    void aCircuitFromBeforeTenancyIsDeletedByTheAdminOnlyNotByAnyKey() throws IOException {
+        CircuitService service = service(RegistrationSteps.NONE);
+        String id = register(service, alice, null, false).circuit().id();
+        // what migration V2__tenancy left for a circuit registered before keys had circuits of their own
+        db.jdbc.sql("delete from circuit_access where circuit_id = ?").param(id).update();
+        db.jdbc.sql("insert into circuit_access (circuit_id, principal, granted_at) values (?, ?, current_timestamp)")
+                .params(id, Tenant.EVERY_KEY).update();
+
+        for (Tenant key : List.of(alice, bob)) {
+            assertThatThrownBy(() -> service.delete(key, id)).isInstanceOf(ForbiddenException.class)
+                    .hasMessageContaining("registered before tenancy");
+        }
+        assertThat(rows("circuits")).isEqualTo(1);
+        service.delete(Tenant.CONSOLE, id);
+        assertNothingLeftBehind();
+    }
 }

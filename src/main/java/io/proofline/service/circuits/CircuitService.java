@@ -2,6 +2,7 @@ package io.proofline.service.circuits;
 
 import io.proofline.service.ConflictException;
 import io.proofline.service.DataDirectory;
+import io.proofline.service.ForbiddenException;
 import io.proofline.service.InstanceName;
 import io.proofline.service.InvalidFieldException;
 import io.proofline.service.NotFoundException;
@@ -626,12 +627,17 @@ public class CircuitService {
      * Gives up {@code tenant}'s use of a circuit; the circuit itself (row, files, cached key) is removed when no
      * other key may use it (or the console asks), and only while no unfinished job uses it. The row goes and the
      * directory is renamed away in one transaction, so a registration of the same zkey never meets half a directory.
+     * A circuit from before tenancy, which every key may use, only the console deletes (403 for a key).
      */
     public void delete(Tenant tenant, String id) {
         find(tenant, id);
         ReentrantLock lock = lockOf(id);
         lock.lock();
         try {
+            if (!tenant.isConsole() && store.usableByEveryKey(id)) {
+                throw new ForbiddenException("circuitId", "circuit " + id + " was registered before tenancy and every"
+                        + " key may use it; only the admin (console) may delete it");
+            }
             if (!tenant.isConsole() && store.holders(id) > 1) {
                 store.revoke(id, tenant.principal());
                 return;

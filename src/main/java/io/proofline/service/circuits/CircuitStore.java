@@ -158,6 +158,12 @@ public class CircuitStore {
                 .query(Long.class).single();
     }
 
+    /** Whether every key may use the circuit: it was registered before tenancy (migration {@code V2__tenancy}). */
+    public boolean usableByEveryKey(String circuitId) {
+        return jdbc.sql("select count(*) from circuit_access where circuit_id = ? and principal = ?")
+                .params(circuitId, Tenant.EVERY_KEY).query(Long.class).single() > 0;
+    }
+
     public boolean delete(String id) {
         jdbc.sql("delete from circuit_access where circuit_id = ?").param(id).update();
         return jdbc.sql("delete from circuits where id = ?").param(id).update() == 1;
