@@ -124,8 +124,64 @@ final class ProoflineContainer implements AutoCloseable {
         return false;
     }
 
+    private volatile long watchedOomKills;
+    private volatile long watchedMaxUsage;
+    private Thread watcher;
+
+    /**
+     * Watches the container's memory cgroup from the host (cgroup v1: {@code memory.oom_control}'s {@code oom_kill},
+     * {@code memory.max_usage_in_bytes}; v2: {@code memory.events}, {@code memory.peak}) every 50 ms while it exists,
+     * so that a kill is counted even though the cgroup goes with the container.
+     */
+    void watchCgroup() {
+        String cgroup = Podman.inspect(name, "{{.State.CgroupPath}}");
+        java.nio.file.Path v1 = java.nio.file.Path.of("/sys/fs/cgroup/memory" + cgroup);
+        java.nio.file.Path v2 = java.nio.file.Path.of("/sys/fs/cgroup" + cgroup);
+        watcher = Thread.ofVirtual().name("cgroup-watch-" + name).start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    if (java.nio.file.Files.exists(v1.resolve("memory.oom_control"))) {
+                        watchedOomKills = Math.max(watchedOomKills, field(java.nio.file.Files.readString(
+                                v1.resolve("memory.oom_control")), "oom_kill"));
+                        watchedMaxUsage = Math.max(watchedMaxUsage, Long.parseLong(java.nio.file.Files.readString(
+                                v1.resolve("memory.max_usage_in_bytes")).strip()));
+                    } else if (java.nio.file.Files.exists(v2.resolve("memory.events"))) {
+                        watchedOomKills = Math.max(watchedOomKills, field(java.nio.file.Files.readString(
+                                v2.resolve("memory.events")), "oom_kill"));
+                    }
+                    Thread.sleep(50);
+                } catch (IOException | RuntimeException gone) {
+                    // the cgroup went with the container, or is between reads
+                    try {
+                        Thread.sleep(50);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+    }
+
+    long watchedOomKills() {
+        return watchedOomKills;
+    }
+
+    long watchedMaxUsage() {
+        return watchedMaxUsage;
+    }
+
+    private static long field(String text, String key) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + key + " (\\d+)$").matcher(text);
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
+    }
+
     @Override
     public void close() {
+        if (watcher != null) {
+            watcher.interrupt();
+        }
         Podman.run(Duration.ofMinutes(2), "rm", "-f", "-t", "0", name);
     }
 }
