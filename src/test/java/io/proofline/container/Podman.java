@@ -127,7 +127,7 @@ final class Podman {
     /** Removes containers and volumes made by a test, whatever state they are in. */
     static void removeQuietly(List<String> containers, List<String> volumes) {
         for (String c : containers) {
-            run(Duration.ofMinutes(2), "rm", "-f", "-t", "0", c);
+            run(Duration.ofMinutes(2), "rm", "-f", "-v", "-t", "0", c);
         }
         for (String v : volumes) {
             run(Duration.ofMinutes(1), "volume", "rm", "-f", v);

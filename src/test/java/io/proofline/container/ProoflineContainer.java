@@ -182,6 +182,6 @@ final class ProoflineContainer implements AutoCloseable {
         if (watcher != null) {
             watcher.interrupt();
         }
-        Podman.run(Duration.ofMinutes(2), "rm", "-f", "-t", "0", name);
+        Podman.run(Duration.ofMinutes(2), "rm", "-f", "-v", "-t", "0", name);   // -v: its anonymous volumes too
     }
 }
