@@ -109,14 +109,16 @@ slim() {
 minbase_tree() {
   local tree="$work/rootfs-minbase"
   [ -f "$tree/.complete" ] && return
-  command -v debootstrap >/dev/null || die "no debootstrap to make the base images (apt-get install debootstrap)"
+  command -v debootstrap >/dev/null || skip "no debootstrap to make the base images (apt-get install debootstrap)"
+  [ "$(id -u)" = 0 ] || skip "debootstrap and the chroot need root to make the base images"
   say "debootstrap $suite (minbase + $(packages base)) from $mirror"
   bootstrap() {
     rm -rf "$tree"
     debootstrap --variant=minbase --include="$(packages base | tr ' ' ,)" "$suite" "$tree" "$mirror" \
       > "$work/debootstrap.log" 2>&1 || { tail -5 "$work/debootstrap.log" >&2; return 1; }
   }
-  retry 3 bootstrap || die "debootstrap failed three times; see $work/debootstrap.log"
+  # A mirror out of reach is the machine's trouble, not the code's: skip-worthy (exit 3), with the reason.
+  retry 3 bootstrap || skip "debootstrap failed three times (mirror $mirror); see $work/debootstrap.log"
   touch "$tree/.complete"
 }
 
@@ -140,7 +142,7 @@ build_base() {
         --no-install-recommends $(packages "$role") > "$work/apt-$role.log" 2>&1 \
         || { chroot "$rootfs" apt-get -q update >> "$work/apt-$role.log" 2>&1; tail -5 "$work/apt-$role.log" >&2; return 1; }
     }
-    retry 3 install_packages || die "apt-get install $(packages "$role") failed; see $work/apt-$role.log"
+    retry 3 install_packages || skip "apt-get install $(packages "$role") failed three times; see $work/apt-$role.log"
     rm -f "$rootfs/usr/sbin/policy-rc.d"
     : > "$rootfs/etc/resolv.conf"
   fi
@@ -179,6 +181,7 @@ stage_app() {
 }
 
 build_images() {
+  check_engine
   for role in base postgres prometheus; do
     timed "base image $role" build_base "$role"
   done
