@@ -14,7 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Two Proofline containers on one PostgreSQL container (the image built from Debian's package, started with the
- * official image's environment), on a network of their own: both take jobs from the one queue. Jobs are submitted to
+ * official image's environment), on a network of their own and one data volume (uploaded circuits: what the chart's
+ * ReadWriteMany volume is for): both take jobs from the one queue. Jobs are submitted to
  * both; while they run, one container is killed (SIGKILL); the other finishes every job, the dead one's included
  * (its runs are taken over once their heartbeats stop), and every proof verifies.
  */
@@ -31,13 +32,15 @@ class SharedQueueContainersTest {
         String name = "proofline-shared-" + System.nanoTime();
         String network = name + "-net";
         String postgres = name + "-pg";
+        String volume = name + "-data";
         try {
             Podman.exec("network", "create", network);
             Podman.exec("run", "-d", "--name", postgres, "--network", network, "--network-alias", "postgres",
                     "-e", "POSTGRES_USER=proofline", "-e", "POSTGRES_PASSWORD=proofline", "-e", "POSTGRES_DB=proofline",
                     Podman.PG_IMAGE);
             awaitPostgres(postgres);
-            List<String> options = List.of("--network", network, "-e", "PROOFLINE_CONSOLE_DEMO_ENABLED=false",
+            List<String> options = List.of("--network", network, "-v", volume + ":/var/lib/proofline",
+                    "-e", "PROOFLINE_CONSOLE_DEMO_ENABLED=false",
                     "-e", "SPRING_DATASOURCE_URL=jdbc:postgresql://postgres:5432/proofline",
                     "-e", "SPRING_DATASOURCE_USERNAME=proofline", "-e", "SPRING_DATASOURCE_PASSWORD=proofline");
             try (ProoflineContainer a = ProoflineContainer.start(name + "-a", options);
@@ -67,7 +70,7 @@ class SharedQueueContainersTest {
                         + "all DONE and verified through %s%n", jobs.size(), a.name, b.name);
             }
         } finally {
-            Podman.removeQuietly(List.of(name + "-a", name + "-b", postgres), List.of());
+            Podman.removeQuietly(List.of(name + "-a", name + "-b", postgres), List.of(volume));
             Podman.run(Duration.ofMinutes(1), "network", "rm", "-f", network);
         }
     }
