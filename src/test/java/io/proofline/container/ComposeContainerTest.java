@@ -96,6 +96,8 @@ class ComposeContainerTest {
                     target.get("health").asString(), series);
         } finally {
             compose(project, env, Duration.ofMinutes(3), "down", "-v");
+            // podman-compose 1.0's down leaves the network it made.
+            Podman.run(Duration.ofMinutes(1), "network", "rm", "-f", project + "_default");
             Files.deleteIfExists(secret);
         }
     }
