@@ -55,14 +55,10 @@ mvn -q -B -Dproofline.skipCuda dependency:copy-dependencies -DincludeScope=runti
     -DoutputDirectory="$stage/deps" >/dev/null
 [[ -f "$natives" ]] || { echo "service-bundle: $natives is missing (mvn dependency:resolve)" >&2; exit 1; }
 
-# The modules: what jdeps finds, and what is reached by reflection or service loading (docker/Dockerfile's list).
-say "finding the JDK modules (jdeps)"
-found="$("$JAVA_HOME/bin/jdeps" --ignore-missing-deps --recursive --multi-release 25 --print-module-deps \
-    --class-path "$stage/deps/*" target/classes 2>/dev/null | tail -1)"
-[[ "$found" == java.base* ]] || { echo "service-bundle: jdeps answered '$found'" >&2; exit 1; }
-modules="$found,jdk.incubator.vector,jdk.unsupported,java.logging,jdk.crypto.ec,jdk.charsets,jdk.localedata,jdk.zipfs"
-modules+=",jdk.naming.dns,jdk.management,jdk.management.jfr,jdk.jfr,jdk.jcmd,java.instrument,java.sql,java.naming"
-modules+=",java.net.http,java.xml,java.management"
+# The modules: docker/jre-modules (what jdeps finds, and what is reached by reflection or service loading), the one list
+# of every jlinked runtime; jre-modules.sh --check fails when jdeps finds one the list lacks.
+say "checking the JDK modules against jdeps"
+modules="$(JDEPS="$JAVA_HOME/bin/jdeps" scripts/jre-modules.sh --check target/classes "$stage/deps")"
 key="$("$JAVA_HOME/bin/java" -version 2>&1 | head -1) $modules"
 if [[ ! -x "$stage/jre/bin/java" || "$(cat "$stage/jre.key" 2>/dev/null)" != "$key" ]]; then
     say "linking the runtime: $modules"

@@ -4,6 +4,7 @@ import io.proofline.cli.Cli;
 import io.proofline.cli.CommandSet;
 import io.proofline.lab.bench.BenchCommand;
 import io.proofline.lab.gpu.GpuBenchCommand;
+import io.proofline.lab.pipeline.BaselineServeCommand;
 
 import java.util.Map;
 
@@ -12,6 +13,7 @@ public final class LabCommands implements CommandSet {
 
     @Override
     public Map<String, Cli.Command> commands() {
-        return Map.of("bench", new BenchCommand(), "gpu-bench", new GpuBenchCommand());
+        return Map.of("bench", new BenchCommand(), "gpu-bench", new GpuBenchCommand(),
+                "serve-baseline", new BaselineServeCommand());
     }
 }

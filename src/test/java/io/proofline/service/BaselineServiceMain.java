@@ -1,15 +1,11 @@
 package io.proofline.service;
 
-import io.proofline.ProoflineApplication;
-import io.proofline.engine.EngineConfig;
-import io.proofline.lab.pipeline.BaselineAdmission;
-import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.boot.SpringApplication;
+import io.proofline.lab.pipeline.BaselineServeCommand;
 
 /**
- * The service with the lab's {@link BaselineAdmission} (the pre-fix design, DESIGN §1), for
- * {@link MemoryCgroupTest} only: the product has no setting for it. Everything else is the service as
- * {@code proofline serve} starts it; the policy is swapped into the {@link EngineConfig} bean as it is made.
+ * The service with the lab's {@code BaselineAdmission} (the pre-fix design, DESIGN §1) as a main class, for
+ * {@link MemoryCgroupTest}, which starts it on the test class path: the lab's {@code serve-baseline} command
+ * ({@link BaselineServeCommand}), which the container test starts through {@code bin/proofline serve-baseline}.
  */
 public final class BaselineServiceMain {
 
@@ -17,20 +13,6 @@ public final class BaselineServiceMain {
     }
 
     public static void main(String[] args) {
-        SpringApplication app = new SpringApplication(ProoflineApplication.class);
-        app.addInitializers(context -> context.getBeanFactory().addBeanPostProcessor(new BeanPostProcessor() {
-            @Override
-            public Object postProcessAfterInitialization(Object bean, String name) {
-                return bean instanceof EngineConfig c ? baseline(c) : bean;
-            }
-        }));
-        app.run(args);
-    }
-
-    static EngineConfig baseline(EngineConfig c) {
-        return new EngineConfig(c.budgetBytes(), c.memoryPlan(), c.synthesisWorkers(), c.queueCapacity(),
-                c.handoffCapacity(), c.finalizerThreads(), c.verifyProofs(), c.workersPerDevice(),
-                BaselineAdmission.INSTANCE, c.breakerMinimumCalls(), c.deviceRetryAfter(), c.queueFullRetryAfter(),
-                c.admissionWait(), c.stepTimeout(), c.finishedJobsBytes());
+        BaselineServeCommand.start(args);
     }
 }

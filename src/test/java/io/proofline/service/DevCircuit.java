@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** A synthetic dev circuit (CLI {@code dev-circuit}) big enough that a job of a few partitions takes seconds. */
-final class DevCircuit {
+public final class DevCircuit {
 
     private DevCircuit() {
     }
@@ -18,7 +18,7 @@ final class DevCircuit {
     }
 
     /** As {@link #bn128(int)}, on a domain of at least {@code domain}: a/b/c and H dominate the key and a proof. */
-    static synchronized Path bn128(int constraints, int domain) throws Exception {
+    public static synchronized Path bn128(int constraints, int domain) throws Exception {
         Path dir = Path.of("target", "dev-circuit-bn128-" + constraints + (domain > 1 ? "-domain-" + domain : ""));
         if (!Files.exists(dir.resolve("witness.wtns"))) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -29,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * expires and finishes it, and each proof is stored once.
  */
 @Tag("slow")
+@Tag("postgres")
 class SharedPostgresTest {
 
     static TestPostgres.Schema schema;

@@ -2,6 +2,7 @@ package io.proofline.service;
 
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
+import org.testcontainers.utility.DockerImageName;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -13,15 +14,20 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The PostgreSQL of the database integration tests, chosen in this one place: a throw-away Testcontainers PostgreSQL
- * where a Docker engine answers, else the local server ({@code jdbc:postgresql://127.0.0.1:5432/test}, user
+ * where a Docker engine answers (Docker, or podman's Docker-compatible socket named by {@code DOCKER_HOST}; the image
+ * is {@code PROOFLINE_PG_IMAGE}, else {@code localhost/proofline-postgres:15} where the engine has it, the image that
+ * {@code scripts/container-test.sh} builds from Debian's package with the official image's environment, else
+ * {@code postgres:17-alpine} from a registry), else the local server ({@code jdbc:postgresql://127.0.0.1:5432/test}, user
  * {@code postgres}, trust auth; {@code PROOFLINE_TEST_PG_URL} and {@code PROOFLINE_TEST_PG_USER} override them).
  * Without either the calling test is skipped with a message saying so. Each caller gets a schema of its own, so
  * concurrent runs against one shared server never see each other's rows.
  */
 final class TestPostgres {
 
-    /** The image of the container; the oldest PostgreSQL the chart's documentation names would do as well. */
-    private static final String IMAGE = "postgres:17-alpine";
+    /** The registry's image, where no image of ours is named or built; the oldest PostgreSQL the chart names would do. */
+    private static final String REGISTRY_IMAGE = "postgres:17-alpine";
+    /** scripts/container-test.sh's image (Debian's PostgreSQL 15, the official image's environment and command). */
+    private static final String LOCAL_IMAGE = "localhost/proofline-postgres:15";
 
     /** Where the server is and how to log in. */
     record Server(String url, String user, String password, String origin) {
@@ -75,17 +81,36 @@ final class TestPostgres {
     }
 
     private static Server container() {
-        // Not closed here: Testcontainers' reaper removes it when this JVM exits, so every test class shares one.
-        PostgreSQLContainer container = new PostgreSQLContainer(IMAGE);
+        String image = image();
+        // Shared by every test class of this JVM: Testcontainers' reaper (Ryuk) removes it when the JVM exits, and
+        // where Ryuk is off (podman has no Ryuk image here: TESTCONTAINERS_RYUK_DISABLED) a shutdown hook stops it.
+        PostgreSQLContainer container = new PostgreSQLContainer(
+                DockerImageName.parse(image).asCompatibleSubstituteFor("postgres"));
         container.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(container::stop, "stop-test-postgres"));
         return new Server(container.getJdbcUrl(), container.getUsername(), container.getPassword(),
-                "Testcontainers " + IMAGE);
+                "a container (Testcontainers, image " + image + ", engine "
+                        + DockerClientFactory.instance().getTransportConfig().getDockerHost() + " version "
+                        + DockerClientFactory.instance().getInfo().getServerVersion() + ")");
+    }
+
+    private static String image() {
+        String named = System.getenv("PROOFLINE_PG_IMAGE");
+        if (named != null && !named.isBlank()) {
+            return named;
+        }
+        try {
+            DockerClientFactory.instance().client().inspectImageCmd(LOCAL_IMAGE).exec();
+            return LOCAL_IMAGE;
+        } catch (RuntimeException notBuiltHere) {
+            return REGISTRY_IMAGE;
+        }
     }
 
     private static Server local() {
         String url = System.getenv().getOrDefault("PROOFLINE_TEST_PG_URL", "jdbc:postgresql://127.0.0.1:5432/test");
         String user = System.getenv().getOrDefault("PROOFLINE_TEST_PG_USER", "postgres");
-        Server local = new Server(url, user, "", "local server (no Docker engine)");
+        Server local = new Server(url, user, "", "the local server (fallback: no Docker engine answers)");
         try {
             execute(local, "select 1");
         } catch (SQLException e) {

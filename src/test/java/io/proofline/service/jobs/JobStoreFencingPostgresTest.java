@@ -1,8 +1,10 @@
 package io.proofline.service.jobs;
 
 import io.proofline.service.JobsDatabase;
+import org.junit.jupiter.api.Tag;
 
 /** {@link JobStoreFencingTest} on PostgreSQL (Testcontainers, or the local server: {@link io.proofline.service.TestPostgres}). */
+@Tag("postgres")
 class JobStoreFencingPostgresTest extends JobStoreFencingTest {
 
     @Override
