@@ -1,6 +1,7 @@
 package io.proofline.web;
 
 import io.proofline.web.multipart.MultipartReader;
+import io.proofline.web.multipart.TextFields;
 import io.proofline.engine.PartitionInput;
 import io.proofline.engine.Priority;
 import io.proofline.service.InvalidFieldException;
@@ -14,12 +15,10 @@ import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.json.JsonMapper;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -113,11 +112,11 @@ public final class JobSubmissionReader {
                 switch (name) {
                     case "witness" -> upload.stage(PartitionInput.Format.WTNS, "witness[" + witnesses++ + "]",
                             body::transferTo);
-                    case "circuitId" -> circuitId = text(name, body);
-                    case "priority" -> priority = text(name, body);
-                    case "requestId" -> requestId = text(name, body);
-                    case "verify" -> verify = text(name, body);
-                    case "deadlineSeconds" -> deadline = text(name, body);
+                    case "circuitId" -> circuitId = TextFields.read(body, name, MAX_FIELD_BYTES);
+                    case "priority" -> priority = TextFields.read(body, name, MAX_FIELD_BYTES);
+                    case "requestId" -> requestId = TextFields.read(body, name, MAX_FIELD_BYTES);
+                    case "verify" -> verify = TextFields.read(body, name, MAX_FIELD_BYTES);
+                    case "deadlineSeconds" -> deadline = TextFields.read(body, name, MAX_FIELD_BYTES);
                     default -> body.transferTo(OutputStream.nullOutputStream());
                 }
             }
@@ -135,22 +134,6 @@ public final class JobSubmissionReader {
         }
         return new JobService.NewJob(circuitId, priority(priority), requestId, bool(verify, "verify"),
                 upload.partitions(), upload.openedNanos(), seconds(deadline, "deadlineSeconds"));
-    }
-
-    /** A text field's value, refused past {@link #MAX_FIELD_BYTES} without reading it on. */
-    private static String text(String field, MultipartReader body) throws IOException {
-        ByteArrayOutputStream value = new ByteArrayOutputStream() {
-            @Override
-            public void write(byte[] b, int off, int len) {
-                if (count + len > MAX_FIELD_BYTES) {
-                    throw InvalidFieldException.malformed(field, field + " is longer than " + MAX_FIELD_BYTES
-                            + " bytes");
-                }
-                super.write(b, off, len);
-            }
-        };
-        body.transferTo(value);
-        return value.toString(StandardCharsets.UTF_8);
     }
 
     private static Boolean bool(String value, String field) {

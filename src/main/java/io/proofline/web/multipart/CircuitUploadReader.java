@@ -2,11 +2,9 @@ package io.proofline.web.multipart;
 
 import io.proofline.service.InvalidFieldException;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -64,7 +62,7 @@ public final class CircuitUploadReader {
                     case "zkey" -> zkey = file(reader, dir, field, zkey);
                     case "wasm" -> wasm = file(reader, dir, field, wasm);
                     case "r1cs" -> r1cs = file(reader, dir, field, r1cs);
-                    case "name" -> name = text(reader, field);
+                    case "name" -> name = TextFields.read(reader, field, MAX_NAME_BYTES);
                     default -> reader.transferTo(OutputStream.nullOutputStream());
                 }
             }
@@ -91,21 +89,6 @@ public final class CircuitUploadReader {
 
     private static Optional<StagedPart> nonEmpty(Path file) throws IOException {
         return file == null || Files.size(file) == 0 ? Optional.empty() : Optional.of(new StagedPart(file));
-    }
-
-    private static String text(MultipartReader reader, String field) throws IOException {
-        ByteArrayOutputStream value = new ByteArrayOutputStream() {
-            @Override
-            public void write(byte[] b, int off, int len) {
-                if (count + len > MAX_NAME_BYTES) {
-                    throw InvalidFieldException.malformed(field, field + " is longer than " + MAX_NAME_BYTES
-                            + " bytes");
-                }
-                super.write(b, off, len);
-            }
-        };
-        reader.transferTo(value);
-        return value.toString(StandardCharsets.UTF_8);
     }
 
     private static void cleanUp(Path dir, Exception failure) {
